@@ -1,0 +1,12 @@
+# The fork's own targets. Included from the end of upstream's CMakeLists.txt
+# (patch 0001), so everything here compiles with upstream's flags, compile
+# definitions and include paths, and links ${ROCKSDB_LIB} like upstream tools.
+# VLSM_FORK_DIR is our source root.
+
+if(VLSM_BUILD_TESTS)
+  add_subdirectory(${VLSM_FORK_DIR}/tests ${CMAKE_BINARY_DIR}/tests)
+endif()
+
+if(VLSM_UPSTREAM_TESTS)
+  add_subdirectory(${VLSM_FORK_DIR}/tests/upstream ${CMAKE_BINARY_DIR}/tests-upstream)
+endif()

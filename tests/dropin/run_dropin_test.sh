@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# One drop-in check, run by ctest (tests/dropin/CMakeLists.txt sets the
+# environment: CXX, BUILD_DIR, PREFIX, WORK, SRC, PRISTINE_INCLUDE, FORK_INCLUDE, CMAKE,
+# GENERATOR).
+#   find_package     consumer project with find_package(RocksDB CONFIG),
+#                    shared and static, against the installed fork
+#   pkg_config       consumer built with `pkg-config rocksdb` flags
+#   layout           option structs identical to pristine 9.10.0 headers
+#   pristine_binary  a program built against pristine headers runs on our .so
+set -euo pipefail
+case_name=$1
+work="$WORK/$case_name"
+rm -rf "$work"; mkdir -p "$work"
+cxxflags=(-std=c++17 -O1 -Wall -Werror -Wno-invalid-offsetof)
+
+fail() { echo "FAIL($case_name): $*" >&2; exit 1; }
+
+case "$case_name" in
+find_package)
+  "$CMAKE" -S "$SRC/consumer" -B "$work/build" -G "$GENERATOR" \
+    -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_CXX_COMPILER="$CXX" \
+    -DCMAKE_BUILD_RPATH="$PREFIX/lib" -DCMAKE_BUILD_TYPE=Release
+  "$CMAKE" --build "$work/build" -j2
+  "$work/build/consumer_shared" "$work/db_shared"
+  "$work/build/consumer_static" "$work/db_static"
+  # The shared consumer must have loaded the installed fork, not a system copy.
+  ldd "$work/build/consumer_shared" | grep -q "$PREFIX/lib/librocksdb.so.9" ||
+    fail "consumer_shared does not load $PREFIX/lib/librocksdb.so.9"
+  ;;
+pkg_config)
+  pc_dir=$(dirname "$(find "$PREFIX" -name rocksdb.pc | head -1)")
+  [ -n "$pc_dir" ] || fail "rocksdb.pc is not installed under $PREFIX"
+  export PKG_CONFIG_PATH="$pc_dir"
+  # --define-prefix: the .pc holds the configured prefix, not this test one.
+  pc() { pkg-config --define-prefix "$@" rocksdb; }
+  [ "$(pc --modversion)" = "9.10.0" ] || fail "pkg-config version is $(pc --modversion)"
+  # shellcheck disable=SC2046
+  "$CXX" "${cxxflags[@]}" "$SRC/consumer.cc" -o "$work/consumer" $(pc --cflags) \
+    $(pc --libs) -Wl,-rpath,"$(pc --variable=libdir)"
+  "$work/consumer" "$work/db"
+  ;;
+layout)
+  command -v gdb >/dev/null || fail "gdb is needed to compare member layouts (apt-get install gdb)"
+  for side in pristine fork; do
+    if [ $side = pristine ]; then inc="$PRISTINE_INCLUDE"; else inc="$FORK_INCLUDE"; fi
+    "$CXX" "${cxxflags[@]}" -g -O0 -fno-eliminate-unused-debug-types -I"$inc" \
+      "$SRC/layout_probe.cc" -o "$work/probe_$side"
+    "$work/probe_$side" > "$work/sizes_$side.txt"
+    for t in Options DBOptions ColumnFamilyOptions AdvancedColumnFamilyOptions \
+             ReadOptions WriteOptions BlockBasedTableOptions; do
+      echo "== rocksdb::$t"
+      gdb -batch -nx -ex "ptype /o rocksdb::$t" "$work/probe_$side" 2>&1
+    done > "$work/layout_$side.txt"
+  done
+  grep -q 'offset' "$work/layout_pristine.txt" || fail "gdb printed no layout: $(head -5 "$work/layout_pristine.txt")"
+  diff -u "$work/sizes_pristine.txt" "$work/sizes_fork.txt" || fail "struct sizes differ from upstream 9.10.0"
+  diff -u "$work/layout_pristine.txt" "$work/layout_fork.txt" || fail "member layouts differ from upstream 9.10.0"
+  cat "$work/sizes_fork.txt"
+  echo "member layouts identical: $(grep -c '/\*' "$work/layout_fork.txt") lines of gdb ptype /o compared"
+  ;;
+pristine_binary)
+  lib="$BUILD_DIR/librocksdb.so.9"
+  [ -e "$lib" ] || fail "$lib is missing"
+  soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')
+  [ "$soname" = "librocksdb.so.9" ] || fail "SONAME is '$soname', expected librocksdb.so.9"
+  # Only the pristine headers: nothing of ours is visible to this program.
+  "$CXX" "${cxxflags[@]}" -I"$PRISTINE_INCLUDE" "$SRC/consumer.cc" -o "$work/consumer" \
+    "$lib" -Wl,-rpath,"$BUILD_DIR"
+  ldd "$work/consumer" | grep -q "$BUILD_DIR/librocksdb.so.9" || fail "consumer does not load $lib"
+  "$work/consumer" "$work/db"
+  nm -D --defined-only "$lib" | grep -q GetVlsmForkVersionAsString ||
+    fail "$lib is not the fork (no GetVlsmForkVersionAsString)"
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS($case_name)"
