@@ -3,6 +3,8 @@
 # definitions and include paths, and links ${ROCKSDB_LIB} like upstream tools.
 # VLSM_FORK_DIR is our source root.
 
+add_subdirectory(${VLSM_FORK_DIR}/tools ${CMAKE_BINARY_DIR}/tools)
+
 if(VLSM_BUILD_TESTS)
   add_subdirectory(${VLSM_FORK_DIR}/tests ${CMAKE_BINARY_DIR}/tests)
 endif()

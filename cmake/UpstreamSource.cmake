@@ -7,10 +7,10 @@
 # ROCKSDB_PRISTINE_INCLUDE_DIR (the tarball's untouched public headers, for
 # the binary drop-in tests).
 #
-# Re-running is incremental: when the patch series changes, only the files
-# touched by the old or the new series are restored from the tarball and
-# re-patched, so unrelated upstream files keep their timestamps and are not
-# recompiled.
+# Re-running is incremental: when the patch series changes, the files touched
+# by the old or the new series are re-patched from the tarball in a staging
+# directory and only those whose content changed are copied into the tree, so
+# everything else keeps its timestamp and is not recompiled.
 
 set(ROCKSDB_UPSTREAM_TARBALL "$ENV{ROCKSDB_TARBALL}" CACHE FILEPATH
     "Local rocksdb_9.10.0.orig.tar.gz to build from instead of downloading it")
@@ -62,8 +62,7 @@ if(NOT _old_identity STREQUAL _identity)
     message(FATAL_ERROR "The 'patch' program is required: apt-get install patch")
   endif()
 
-  # 2. Extract: the whole tree the first time, else just the files any
-  # series touched, restored with a fresh timestamp so they recompile.
+  # 2. Extract the whole tree the first time (or for another tarball).
   set(_tmp "${_work}/extract")
   file(REMOVE_RECURSE "${_tmp}")
   if(NOT _old_tarball STREQUAL _tarball)
@@ -76,35 +75,49 @@ if(NOT _old_identity STREQUAL _identity)
          PATTERNS "rocksdb-9.10.0/include")
     file(MAKE_DIRECTORY "${_work}/pristine")
     file(RENAME "${_tmp}/rocksdb-9.10.0/include" "${ROCKSDB_PRISTINE_INCLUDE_DIR}")
-  else()
-    set(_restore ${_old_touched} ${_touched})
-    list(REMOVE_DUPLICATES _restore)
-    foreach(_f IN LISTS _restore)
-      file(REMOVE "${ROCKSDB_UPSTREAM_DIR}/${_f}")
-      file(ARCHIVE_EXTRACT INPUT "${_tarball}" DESTINATION "${_tmp}"
-           PATTERNS "rocksdb-9.10.0/${_f}" TOUCH)
-      if(EXISTS "${_tmp}/rocksdb-9.10.0/${_f}")
-        file(RENAME "${_tmp}/rocksdb-9.10.0/${_f}" "${ROCKSDB_UPSTREAM_DIR}/${_f}")
-      endif()  # else the file is one a patch creates: it stays removed
-    endforeach()
+    file(REMOVE_RECURSE "${_tmp}")
+    set(_old_touched "")
+  endif()
+
+  # 3. Patch, in order, a staging copy of just the files any series touches;
+  # then copy into the tree only the files whose content changed, so that an
+  # edit to one patch recompiles only what it changes.
+  set(_restore ${_old_touched} ${_touched})
+  list(REMOVE_DUPLICATES _restore)
+  set(_stage "${_work}/stage")
+  file(REMOVE_RECURSE "${_stage}" "${_tmp}")
+  file(MAKE_DIRECTORY "${_stage}")
+  list(TRANSFORM _restore PREPEND "rocksdb-9.10.0/" OUTPUT_VARIABLE _members)
+  if(_members)
+    file(ARCHIVE_EXTRACT INPUT "${_tarball}" DESTINATION "${_tmp}" PATTERNS ${_members})
+  endif()
+  if(EXISTS "${_tmp}/rocksdb-9.10.0")
+    file(REMOVE_RECURSE "${_stage}")
+    file(RENAME "${_tmp}/rocksdb-9.10.0" "${_stage}")
   endif()
   file(REMOVE_RECURSE "${_tmp}")
-
-  # 3. Patch, in order.
   foreach(_p IN LISTS _patches)
     get_filename_component(_name "${_p}" NAME)
     execute_process(
       COMMAND "${PATCH_EXECUTABLE}" -p1 --batch --forward --no-backup-if-mismatch
               --reject-file=- -i "${_p}"
-      WORKING_DIRECTORY "${ROCKSDB_UPSTREAM_DIR}"
+      WORKING_DIRECTORY "${_stage}"
       OUTPUT_VARIABLE _out ERROR_VARIABLE _out RESULT_VARIABLE _rc)
     if(NOT _rc EQUAL 0)
-      file(REMOVE "${_stamp}")  # the tree is half patched: redo it next time
       message(FATAL_ERROR "Patch ${_name} does not apply to RocksDB 9.10.0:\n${_out}\n"
                           "Fix or regenerate patches/${_name}.")
     endif()
     message(STATUS "Applied ${_name}")
   endforeach()
+  foreach(_f IN LISTS _restore)
+    if(EXISTS "${_stage}/${_f}")
+      execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different
+                              "${_stage}/${_f}" "${ROCKSDB_UPSTREAM_DIR}/${_f}")
+    else()  # a file only a former patch created
+      file(REMOVE "${ROCKSDB_UPSTREAM_DIR}/${_f}")
+    endif()
+  endforeach()
+  file(REMOVE_RECURSE "${_stage}")
   file(WRITE "${_stamp}"
        "set(_old_identity [==[${_identity}]==])\nset(_old_tarball [==[${_tarball}]==])\n"
        "set(_old_touched [==[${_touched}]==])\n")

@@ -24,15 +24,16 @@ find_package)
   "$work/build/consumer_shared" "$work/db_shared"
   "$work/build/consumer_static" "$work/db_static"
   # The shared consumer must have loaded the installed fork, not a system copy.
-  ldd "$work/build/consumer_shared" | grep -q "$PREFIX/lib/librocksdb.so.9" ||
-    fail "consumer_shared does not load $PREFIX/lib/librocksdb.so.9"
+  ldd "$work/build/consumer_shared" > "$work/ldd.txt"
+  grep -q "$PREFIX/.*librocksdb.so.9" "$work/ldd.txt" ||
+    fail "consumer_shared does not load the installed librocksdb.so.9: $(grep rocksdb "$work/ldd.txt")"
   ;;
 pkg_config)
   pc_dir=$(dirname "$(find "$PREFIX" -name rocksdb.pc | head -1)")
   [ -n "$pc_dir" ] || fail "rocksdb.pc is not installed under $PREFIX"
   export PKG_CONFIG_PATH="$pc_dir"
-  # --define-prefix: the .pc holds the configured prefix, not this test one.
-  pc() { pkg-config --define-prefix "$@" rocksdb; }
+  # The .pc holds the configured prefix (/usr), not this test's one.
+  pc() { pkg-config --define-variable=prefix="$PREFIX" "$@" rocksdb; }
   [ "$(pc --modversion)" = "9.10.0" ] || fail "pkg-config version is $(pc --modversion)"
   # shellcheck disable=SC2046
   "$CXX" "${cxxflags[@]}" "$SRC/consumer.cc" -o "$work/consumer" $(pc --cflags) \
@@ -44,7 +45,8 @@ layout)
   for side in pristine fork; do
     if [ $side = pristine ]; then inc="$PRISTINE_INCLUDE"; else inc="$FORK_INCLUDE"; fi
     "$CXX" "${cxxflags[@]}" -g -O0 -fno-eliminate-unused-debug-types -I"$inc" \
-      "$SRC/layout_probe.cc" -o "$work/probe_$side"
+      "$SRC/layout_probe.cc" -o "$work/probe_$side" "$BUILD_DIR/librocksdb.so.9" \
+      -Wl,-rpath,"$BUILD_DIR"
     "$work/probe_$side" > "$work/sizes_$side.txt"
     for t in Options DBOptions ColumnFamilyOptions AdvancedColumnFamilyOptions \
              ReadOptions WriteOptions BlockBasedTableOptions; do
@@ -66,9 +68,12 @@ pristine_binary)
   # Only the pristine headers: nothing of ours is visible to this program.
   "$CXX" "${cxxflags[@]}" -I"$PRISTINE_INCLUDE" "$SRC/consumer.cc" -o "$work/consumer" \
     "$lib" -Wl,-rpath,"$BUILD_DIR"
-  ldd "$work/consumer" | grep -q "$BUILD_DIR/librocksdb.so.9" || fail "consumer does not load $lib"
+  ldd "$work/consumer" > "$work/ldd.txt"
+  grep -q "$BUILD_DIR/librocksdb.so.9" "$work/ldd.txt" || fail "consumer does not load $lib"
   "$work/consumer" "$work/db"
-  nm -D --defined-only "$lib" | grep -q GetVlsmForkVersionAsString ||
+  # (to a file: grep -q on a pipe would SIGPIPE nm under pipefail)
+  nm -D --defined-only "$lib" > "$work/symbols.txt"
+  grep -q GetVlsmForkVersionAsString "$work/symbols.txt" ||
     fail "$lib is not the fork (no GetVlsmForkVersionAsString)"
   ;;
 *) fail "unknown case" ;;

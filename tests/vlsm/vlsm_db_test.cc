@@ -1,0 +1,491 @@
+// vLSM on a real DB with tiny sizes (S_M = 32 KiB), so that hundreds of
+// compactions run in seconds. An EventListener checks every compaction
+// against the rules of docs/vlsm.md; an in-memory model checks the data.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/listener.h"
+#include "rocksdb/merge_operator.h"
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/options_util.h"
+#include "rocksdb/vlsm.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+constexpr uint64_t kSstSize = 32 << 10;  // S_M: L1 256 KiB, L2 8 MiB
+constexpr int kGrowth = 8;               // f
+constexpr uint64_t kMinSize = kSstSize / kGrowth;
+constexpr uint64_t kOverlapBound = kGrowth * kSstSize;
+constexpr uint64_t kBlockSize = 1024;
+// The cut rule sees the bytes of data blocks written so far; a closed file's
+// data (table property data_size) adds the block being built and one entry.
+constexpr uint64_t kDataSlack = kBlockSize + 512;
+
+std::string TestDir(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/vlsm_db_test_" + name;
+}
+
+// Appends with ',' (a test-local merge operator, public API only).
+class AppendOperator : public AssociativeMergeOperator {
+ public:
+  bool Merge(const Slice&, const Slice* existing, const Slice& value,
+             std::string* new_value, Logger*) const override {
+    *new_value = existing ? existing->ToString() + "," : std::string();
+    new_value->append(value.data(), value.size());
+    return true;
+  }
+  const char* Name() const override { return "VlsmTestAppend"; }
+};
+
+// Checks each compaction as it completes. With one compaction thread, the
+// version seen in OnCompactionCompleted has the L2 the compaction cut its L1
+// outputs against.
+class VlsmRuleChecker : public EventListener {
+ public:
+  void OnCompactionCompleted(DB* db, const CompactionJobInfo& ci) override {
+    if (!ci.status.ok()) {
+      return;
+    }
+    std::vector<LiveFileMetaData> live;
+    db->GetLiveFilesMetaData(&live);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++compactions_;
+    if (ci.output_level == 0) {
+      Violation("L0->L0 compaction", ci);
+    }
+    size_t l0_inputs = 0;
+    for (const CompactionFileInfo& f : ci.input_file_infos) {
+      l0_inputs += f.level == 0;
+    }
+    if (ci.base_input_level == 0 && l0_inputs != 1) {
+      Violation(std::to_string(l0_inputs) + " L0 inputs", ci);
+    }
+    if (ci.base_input_level == 0) {
+      ++l0_compactions_;
+      uint64_t bytes = ci.stats.total_input_bytes;
+      max_l0_compaction_input_ = std::max(max_l0_compaction_input_, bytes);
+    }
+    if (ci.output_level != 1 || IsTrivialMove(ci)) {
+      return;
+    }
+    // This compaction's L1 outputs in key order (with the data bytes the
+    // cut rule measured), and L2 as it is now.
+    std::map<uint64_t, uint64_t> data_size;  // file number -> data bytes
+    for (size_t i = 0; i < ci.output_file_infos.size(); ++i) {
+      auto props = ci.table_properties.find(ci.output_files[i]);
+      data_size[ci.output_file_infos[i].file_number] =
+          props == ci.table_properties.end() ? 0 : props->second->data_size;
+    }
+    std::vector<const LiveFileMetaData*> mine, l2;
+    for (const LiveFileMetaData& m : live) {
+      if (m.level == 1 && data_size.count(m.file_number)) {
+        mine.push_back(&m);
+      } else if (m.level == 2) {
+        l2.push_back(&m);
+      }
+    }
+    std::sort(mine.begin(), mine.end(), [](auto* a, auto* b) {
+      return a->smallestkey < b->smallestkey;
+    });
+    for (size_t i = 0; i < mine.size(); ++i) {
+      const LiveFileMetaData& f = *mine[i];
+      const uint64_t size = data_size[f.file_number];
+      uint64_t overlap = 0;
+      for (const LiveFileMetaData* g : l2) {
+        if (!(g->largestkey < f.smallestkey || f.largestkey < g->smallestkey)) {
+          overlap += g->size;
+        }
+      }
+      const bool good = overlap <= kOverlapBound;
+      ++(good ? good_ : poor_);
+      const bool last = i + 1 == mine.size();
+      if (last) {
+        continue;  // the last output of a compaction may be small
+      }
+      if (size < kMinSize || size > kSstSize + kDataSlack) {
+        Violation("L1 output with " + std::to_string(size) +
+                      " data bytes outside [S_m, S_M]",
+                  ci);
+      }
+      // A file cut for overlap is closed at S_m; any larger file kept its
+      // overlap within f * S_M while it grew.
+      if (!good && size > kMinSize + kDataSlack) {
+        Violation("L1 output with " + std::to_string(size) +
+                      " bytes overlaps " + std::to_string(overlap) +
+                      " bytes of L2 (> f * S_M) but was not cut at S_m",
+                  ci);
+      }
+    }
+  }
+
+  std::vector<std::string> violations() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return violations_;
+  }
+  int compactions() const { std::lock_guard<std::mutex> l(mu_); return compactions_; }
+  int l0_compactions() const { std::lock_guard<std::mutex> l(mu_); return l0_compactions_; }
+  int good() const { std::lock_guard<std::mutex> l(mu_); return good_; }
+  int poor() const { std::lock_guard<std::mutex> l(mu_); return poor_; }
+  uint64_t max_l0_compaction_input() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return max_l0_compaction_input_;
+  }
+
+ private:
+  static bool IsTrivialMove(const CompactionJobInfo& ci) {
+    std::set<uint64_t> in;
+    for (const auto& f : ci.input_file_infos) in.insert(f.file_number);
+    for (const auto& f : ci.output_file_infos) {
+      if (!in.count(f.file_number)) return false;
+    }
+    return true;
+  }
+  void Violation(const std::string& what, const CompactionJobInfo& ci) {
+    if (violations_.size() < 20) {
+      violations_.push_back(what + " (L" + std::to_string(ci.base_input_level) +
+                            "->L" + std::to_string(ci.output_level) + ", job " +
+                            std::to_string(ci.job_id) + ")");
+    }
+  }
+
+  mutable std::mutex mu_;
+  std::vector<std::string> violations_;
+  int compactions_ = 0;
+  int l0_compactions_ = 0;
+  int good_ = 0;
+  int poor_ = 0;
+  uint64_t max_l0_compaction_input_ = 0;
+};
+
+Options VlsmTestOptions(std::shared_ptr<EventListener> listener) {
+  Options o;
+  o.create_if_missing = true;
+  o.num_levels = 5;
+  VlsmOptions v;
+  v.sst_size = kSstSize;
+  v.growth = kGrowth;
+  v.l1_l2_growth = 32;
+  EXPECT_TRUE(ConfigureVlsm(&o, v).ok());
+  o.max_background_compactions = 1;  // see VlsmRuleChecker
+  o.max_background_flushes = 1;
+  o.merge_operator = std::make_shared<AppendOperator>();
+  BlockBasedTableOptions t;
+  t.block_size = kBlockSize;  // fine-grained size estimates for tiny files
+  o.table_factory.reset(NewBlockBasedTableFactory(t));
+  if (listener) {
+    o.listeners.push_back(listener);
+  }
+  return o;
+}
+
+using Model = std::map<std::string, std::string>;
+
+// Random puts, overwrites, deletes, single deletes, range deletes and merges,
+// applied to the DB and the model alike.
+class Workload {
+ public:
+  explicit Workload(uint32_t seed) : rng_(seed) {}
+
+  void Run(DB* db, Model* model, int ops) {
+    std::uniform_int_distribution<int> op(0, 99);
+    for (int i = 0; i < ops; ++i) {
+      const int o = op(rng_);
+      if (o < 55) {
+        Put(db, model, Key(rng_() % kKeys));
+      } else if (o < 70) {
+        std::string k = Key(rng_() % kKeys);
+        ASSERT_TRUE(db->Delete(WriteOptions(), k).ok());
+        model->erase(k);
+      } else if (o < 85) {
+        std::string k = Key(rng_() % kKeys);
+        std::string v = "m" + std::to_string(rng_() % 1000);
+        ASSERT_TRUE(db->Merge(WriteOptions(), k, v).ok());
+        auto it = model->find(k);
+        (*model)[k] = it == model->end() ? v : it->second + "," + v;
+      } else if (o < 95) {
+        // Single delete: only for keys written exactly once, in their own
+        // key space ("s..."), as SingleDelete requires.
+        std::string k = "s" + std::to_string(single_next_++);
+        ASSERT_TRUE(db->Put(WriteOptions(), k, Value()).ok());
+        (*model)[k] = last_value_;
+        if (rng_() % 2) {
+          ASSERT_TRUE(db->SingleDelete(WriteOptions(), k).ok());
+          model->erase(k);
+        }
+      } else {
+        uint64_t a = rng_() % kKeys;
+        std::string lo = Key(a), hi = Key(std::min<uint64_t>(a + 1 + rng_() % 20, kKeys));
+        ASSERT_TRUE(db->DeleteRange(WriteOptions(), db->DefaultColumnFamily(), lo, hi).ok());
+        model->erase(model->lower_bound(lo), model->lower_bound(hi));
+      }
+    }
+  }
+
+ private:
+  static constexpr uint64_t kKeys = 200000;
+  static std::string Key(uint64_t i) {
+    char buf[24];
+    std::snprintf(buf, sizeof(buf), "k%010llu", static_cast<unsigned long long>(i));
+    return buf;
+  }
+  const std::string& Value() {
+    last_value_ = std::to_string(rng_()) + std::string(60 + rng_() % 120, 'v');
+    return last_value_;
+  }
+  void Put(DB* db, Model* model, const std::string& k) {
+    ASSERT_TRUE(db->Put(WriteOptions(), k, Value()).ok());
+    (*model)[k] = last_value_;
+  }
+
+  std::mt19937_64 rng_;
+  uint64_t single_next_ = 0;
+  std::string last_value_;
+};
+
+void ExpectEqualsModel(DB* db, const Model& model, const Snapshot* snap,
+                       const std::string& when) {
+  ReadOptions ro;
+  ro.snapshot = snap;
+  std::unique_ptr<Iterator> it(db->NewIterator(ro));
+  auto m = model.begin();
+  size_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++m, ++n) {
+    ASSERT_NE(m, model.end()) << when << ": extra key " << it->key().ToString();
+    ASSERT_EQ(it->key().ToString(), m->first) << when;
+    ASSERT_EQ(it->value().ToString(), m->second) << when << " key " << m->first;
+  }
+  ASSERT_TRUE(it->status().ok()) << when << ": " << it->status().ToString();
+  ASSERT_EQ(m, model.end()) << when << ": missing key " << m->first;
+  // Point reads agree too (a sample: every 97th key).
+  size_t i = 0;
+  for (const auto& kv : model) {
+    if (i++ % 97 == 0) {
+      std::string v;
+      ASSERT_TRUE(db->Get(ro, kv.first, &v).ok()) << when << " Get " << kv.first;
+      ASSERT_EQ(v, kv.second) << when;
+    }
+  }
+}
+
+std::vector<int> FilesPerLevel(DB* db) {
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  std::vector<int> n;
+  for (const auto& l : meta.levels) n.push_back(static_cast<int>(l.files.size()));
+  return n;
+}
+
+TEST(VlsmDbTest, CompactionsFollowTheRulesAndDataMatchesModel) {
+  const std::string path = TestDir("rules");
+  auto checker = std::make_shared<VlsmRuleChecker>();
+  Options options = VlsmTestOptions(checker);
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+
+  Model model;
+  Workload work(301);
+  work.Run(db.get(), &model, 60000);
+  const Snapshot* snap = db->GetSnapshot();
+  const Model at_snapshot = model;
+  work.Run(db.get(), &model, 120000);  // compactions run across the snapshot
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+
+  ExpectEqualsModel(db.get(), model, nullptr, "latest");
+  ExpectEqualsModel(db.get(), at_snapshot, snap, "snapshot");
+  db->ReleaseSnapshot(snap);
+
+  for (const std::string& v : checker->violations()) {
+    ADD_FAILURE() << v;
+  }
+  std::vector<int> shape = FilesPerLevel(db.get());
+  std::fprintf(stderr,
+               "compactions %d, L0->L1 %d (max input %llu bytes), L1 vSSTs "
+               "good %d poor %d, files per level:",
+               checker->compactions(), checker->l0_compactions(),
+               static_cast<unsigned long long>(checker->max_l0_compaction_input()),
+               checker->good(), checker->poor());
+  for (int n : shape) std::fprintf(stderr, " %d", n);
+  std::fprintf(stderr, "\n");
+  // The run must have exercised what it checks.
+  EXPECT_GT(checker->l0_compactions(), 100);
+  EXPECT_GT(checker->good() + checker->poor(), 200);
+  EXPECT_GT(shape[2], 0) << "data reached L2";
+
+  // Reopen in vLSM mode, then as stock leveled RocksDB with default level
+  // sizing, then vLSM again: every key intact each time.
+  db.reset();
+  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+  db.reset(raw);
+  ExpectEqualsModel(db.get(), model, nullptr, "reopen vLSM");
+  db.reset();
+
+  Options stock;
+  stock.merge_operator = options.merge_operator;
+  stock.num_levels = options.num_levels;
+  ASSERT_EQ(stock.compaction_pri, kMinOverlappingRatio);
+  ASSERT_TRUE(DB::Open(stock, path, &raw).ok());
+  db.reset(raw);
+  ExpectEqualsModel(db.get(), model, nullptr, "reopen stock");
+  work.Run(db.get(), &model, 30000);
+  ASSERT_TRUE(db->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  ExpectEqualsModel(db.get(), model, nullptr, "stock after writes");
+  db.reset();
+
+  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+  db.reset(raw);
+  ExpectEqualsModel(db.get(), model, nullptr, "back to vLSM");
+  work.Run(db.get(), &model, 30000);
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ExpectEqualsModel(db.get(), model, nullptr, "vLSM after writes");
+  for (const std::string& v : checker->violations()) {
+    ADD_FAILURE() << "after switching back: " << v;
+  }
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
+TEST(VlsmDbTest, OpenRejectsIncompatibleOptionsNamingTheFix) {
+  const std::string path = TestDir("reject");
+  Options base = VlsmTestOptions(nullptr);
+  ASSERT_TRUE(DestroyDB(path, base).ok());
+  struct Case {
+    const char* name;
+    void (*change)(Options*);
+    const char* must_mention;
+  } cases[] = {
+      {"dynamic level bytes",
+       [](Options* o) { o->level_compaction_dynamic_level_bytes = true; },
+       "level_compaction_dynamic_level_bytes"},
+      {"universal style",
+       [](Options* o) { o->compaction_style = kCompactionStyleUniversal; },
+       "compaction_style"},
+      {"two levels", [](Options* o) { o->num_levels = 2; }, "num_levels"},
+  };
+  for (const Case& c : cases) {
+    Options o = base;
+    c.change(&o);
+    DB* db = nullptr;
+    Status s = DB::Open(o, path, &db);
+    EXPECT_TRUE(s.IsInvalidArgument()) << c.name << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find(c.must_mention), std::string::npos)
+        << c.name << ": " << s.ToString();
+    EXPECT_EQ(db, nullptr);
+    EXPECT_TRUE(CheckVlsmOptions(o).IsInvalidArgument()) << c.name;
+  }
+
+  // CreateColumnFamily applies the same check.
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(base, path, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+  ColumnFamilyOptions bad(base);
+  bad.level_compaction_dynamic_level_bytes = true;
+  ColumnFamilyHandle* cf = nullptr;
+  Status s = db->CreateColumnFamily(bad, "bad", &cf);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("level_compaction_dynamic_level_bytes"),
+            std::string::npos);
+  ASSERT_TRUE(db->CreateColumnFamily(ColumnFamilyOptions(base), "good", &cf).ok());
+  ASSERT_TRUE(db->DestroyColumnFamilyHandle(cf).ok());
+
+  // compaction_pri is not a dynamic option in RocksDB 9.10: SetOptions
+  // refuses it cleanly instead of switching.
+  s = db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}});
+  EXPECT_FALSE(s.ok());
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, base).ok());
+}
+
+TEST(VlsmDbTest, OptionsStringAndOptionsFileRoundTrip) {
+  ColumnFamilyOptions cf;
+  ConfigOptions config;
+  ASSERT_TRUE(GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
+                                               "compaction_pri=kVlsm", &cf)
+                  .ok());
+  EXPECT_EQ(cf.compaction_pri, kVlsm);
+  std::string serialized;
+  ASSERT_TRUE(GetStringFromColumnFamilyOptions(config, cf, &serialized).ok());
+  EXPECT_NE(serialized.find("compaction_pri=kVlsm"), std::string::npos);
+  EXPECT_FALSE(GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
+                                                "compaction_pri=kVlsmX", &cf)
+                   .ok());
+
+  // The OPTIONS file a vLSM DB writes loads back with kVlsm and Phi.
+  const std::string path = TestDir("options_file");
+  Options o = VlsmTestOptions(nullptr);
+  o.merge_operator.reset();
+  ASSERT_TRUE(DestroyDB(path, o).ok());
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(o, path, &raw).ok());
+  delete raw;
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> loaded_cfs;
+  ASSERT_TRUE(LoadLatestOptions(config, path, &loaded_db, &loaded_cfs).ok());
+  ASSERT_EQ(loaded_cfs.size(), 1u);
+  const ColumnFamilyOptions& l = loaded_cfs[0].options;
+  EXPECT_EQ(l.compaction_pri, kVlsm);
+  EXPECT_EQ(l.max_bytes_for_level_multiplier_additional[1], 4);
+  EXPECT_FALSE(l.level_compaction_dynamic_level_bytes);
+  EXPECT_EQ(l.target_file_size_base, kSstSize);
+  ASSERT_TRUE(DestroyDB(path, o).ok());
+}
+
+TEST(VlsmDbTest, ConfigureVlsmSetsOptionsAndRejectsBadInput) {
+  Options o;
+  ASSERT_TRUE(ConfigureVlsm(&o).ok());
+  EXPECT_EQ(o.compaction_pri, kVlsm);
+  EXPECT_EQ(o.compaction_style, kCompactionStyleLevel);
+  EXPECT_EQ(o.target_file_size_base, 8u << 20);
+  EXPECT_EQ(o.write_buffer_size, 8u << 20);
+  EXPECT_EQ(o.max_write_buffer_number, 2);
+  EXPECT_EQ(o.max_bytes_for_level_base, 64u << 20);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier, 8);
+  ASSERT_EQ(o.max_bytes_for_level_multiplier_additional.size(),
+            static_cast<size_t>(o.num_levels));
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional[0], 1);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional[1], 4);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional[2], 1);
+  EXPECT_FALSE(o.level_compaction_dynamic_level_bytes);
+  EXPECT_EQ(o.level0_file_num_compaction_trigger, 1);
+  EXPECT_EQ(o.max_compaction_bytes, 10u * (8u << 20));
+
+  struct Bad {
+    VlsmOptions v;
+    int num_levels;
+    const char* must_mention;
+  } bad[] = {
+      {{8 << 20, 8, 36}, 7, "multiple"},
+      {{8 << 20, 8, 4}, 7, "multiple"},
+      {{8 << 20, 1, 32}, 7, "growth (f)"},
+      {{0, 8, 32}, 7, "sst_size"},
+      {{8 << 20, 8, 32}, 2, "num_levels"},
+      {{~uint64_t{0} / 4, 8, 32}, 7, "too large"},
+  };
+  for (const Bad& b : bad) {
+    Options before;
+    before.num_levels = b.num_levels;
+    Options after = before;
+    Status s = ConfigureVlsm(&after, b.v);
+    EXPECT_TRUE(s.IsInvalidArgument()) << b.must_mention;
+    EXPECT_NE(s.ToString().find(b.must_mention), std::string::npos) << s.ToString();
+    EXPECT_EQ(after.compaction_pri, before.compaction_pri) << "left unchanged";
+    EXPECT_EQ(after.target_file_size_base, before.target_file_size_base);
+  }
+  EXPECT_TRUE(ConfigureVlsm(nullptr).IsInvalidArgument());
+}
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,283 @@
+// The vLSM picks on a synthetic VersionStorageInfo, as upstream's
+// compaction_picker_test builds one: which files a compaction takes.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/compaction/compaction.h"
+#include "db/compaction/compaction_picker_level.h"
+#include "db/compaction/vlsm_picker.h"
+#include "db/version_set.h"
+#include "gtest/gtest.h"
+#include "rocksdb/vlsm.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+
+class VlsmPickerTest : public testing::TestWithParam<CompactionPri> {
+ protected:
+  VlsmPickerTest()
+      : icmp_(BytewiseComparator()),
+        options_(MakeOptions(GetParam())),
+        ioptions_(options_),
+        mutable_cf_options_(options_),
+        picker_(ioptions_, &icmp_) {
+    mutable_cf_options_.RefreshDerivedOptions(ioptions_);
+    ioptions_.cf_paths.emplace_back("dummy", ~uint64_t{0});
+    vstorage_ = std::make_unique<VersionStorageInfo>(
+        &icmp_, icmp_.user_comparator(), options_.num_levels,
+        kCompactionStyleLevel, nullptr, false,
+        EpochNumberRequirement::kMightMissing, ioptions_.clock,
+        options_.bottommost_file_compaction_delay,
+        OffpeakTimeOption(mutable_db_options_.daily_offpeak_time_utc));
+  }
+
+  // S_M = 1 MiB, f = 8, Phi = 32: L1 target 8 MiB, overlap bound 8 MiB.
+  static Options MakeOptions(CompactionPri pri) {
+    Options o;
+    o.num_levels = 5;
+    VlsmOptions v;
+    v.sst_size = 1 * kMiB;
+    EXPECT_TRUE(ConfigureVlsm(&o, v).ok());
+    o.compaction_pri = pri;  // the stock control runs with the same sizes
+    o.ttl = 0;
+    o.periodic_compaction_seconds = 0;
+    return o;
+  }
+
+  // Adds files level by level; L0 files must be added newest first, as a
+  // VersionStorageInfo keeps them.
+  FileMetaData* Add(int level, uint64_t number, const char* smallest,
+                    const char* largest, uint64_t size,
+                    SequenceNumber seq = 100) {
+    auto* f = new FileMetaData(
+        number, 0, size, InternalKey(smallest, seq, kTypeValue),
+        InternalKey(largest, seq, kTypeValue), seq, seq, false,
+        Temperature::kUnknown, kInvalidBlobFileNumber,
+        kUnknownOldestAncesterTime, kUnknownFileCreationTime,
+        kUnknownEpochNumber, kUnknownFileChecksum,
+        kUnknownFileChecksumFuncName, kNullUniqueId64x2, 0, 0, true);
+    f->compensated_file_size = size;
+    vstorage_->AddFile(level, f);
+    files_.emplace_back(f);
+    return f;
+  }
+
+  void Finalize() {
+    vstorage_->PrepareForVersionAppend(ioptions_, mutable_cf_options_);
+    vstorage_->ComputeCompactionScore(ioptions_, mutable_cf_options_);
+    vstorage_->SetFinalized();
+  }
+
+  std::unique_ptr<Compaction> Pick() {
+    return std::unique_ptr<Compaction>(picker_.PickCompaction(
+        "default", mutable_cf_options_, mutable_db_options_, {}, nullptr,
+        vstorage_.get(), &log_buffer_));
+  }
+
+  static std::vector<uint64_t> Numbers(const Compaction& c, size_t which) {
+    std::vector<uint64_t> out;
+    for (const FileMetaData* f : *c.inputs(which)) {
+      out.push_back(f->fd.GetNumber());
+    }
+    return out;
+  }
+
+  InternalKeyComparator icmp_;
+  Options options_;
+  ImmutableOptions ioptions_;
+  MutableCFOptions mutable_cf_options_;
+  MutableDBOptions mutable_db_options_;
+  LevelCompactionPicker picker_;
+  std::unique_ptr<VersionStorageInfo> vstorage_;
+  std::vector<std::unique_ptr<FileMetaData>> files_;
+  LogBuffer log_buffer_{InfoLogLevel::INFO_LEVEL, nullptr};
+};
+
+// Five overlapping L0 files: vLSM takes only the oldest (number 1), stock
+// leveled takes all of them (tiering).
+TEST_P(VlsmPickerTest, L0TakesOnlyTheOldestFile) {
+  for (uint64_t n = 5; n >= 1; --n) {  // newest first
+    Add(0, n, "a", "z", 1 * kMiB, /*seq=*/100 + n);
+  }
+  Add(1, 10, "a", "h", 1 * kMiB);
+  Add(1, 11, "i", "p", 1 * kMiB);
+  Add(1, 12, "q", "z", 1 * kMiB);
+  Finalize();
+  auto c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->start_level(), 0);
+  EXPECT_EQ(c->output_level(), 1);
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(Numbers(*c, 0), std::vector<uint64_t>({1}));
+  } else {
+    EXPECT_EQ(c->num_input_files(0), 5u);
+  }
+  EXPECT_EQ(Numbers(*c, 1), std::vector<uint64_t>({10, 11, 12}));
+}
+
+// The oldest file overlaps only part of L1, and newer L0 files overlap it:
+// vLSM still takes the one file and only the L1 files in its range.
+TEST_P(VlsmPickerTest, L0TakesOldestFileAndItsL1OverlapOnly) {
+  Add(0, 3, "a", "z", 1 * kMiB, 103);
+  Add(0, 2, "c", "k", 1 * kMiB, 102);
+  Add(0, 1, "j", "m", 1 * kMiB, 101);  // oldest
+  Add(1, 10, "a", "h", 1 * kMiB);
+  Add(1, 11, "i", "p", 1 * kMiB);
+  Add(1, 12, "q", "z", 1 * kMiB);
+  Finalize();
+  auto c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->start_level(), 0);
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(Numbers(*c, 0), std::vector<uint64_t>({1}));
+    EXPECT_EQ(Numbers(*c, 1), std::vector<uint64_t>({11}));
+  } else {
+    EXPECT_GT(c->num_input_files(0), 1u);
+  }
+}
+
+// While an L0 compaction runs, vLSM never starts L0->L0, however many L0
+// files pile up; stock leveled does (intra-L0) once L1 is busy.
+TEST_P(VlsmPickerTest, NoIntraL0WhileL0Busy) {
+  // Ten L0 files in disjoint ranges would be trivially movable; give them
+  // overlapping ranges so they must merge.
+  for (uint64_t n = 10; n >= 1; --n) {
+    Add(0, n, "a", "z", 1 * kMiB, 100 + n);
+  }
+  FileMetaData* l1 = Add(1, 20, "a", "z", 1 * kMiB);
+  l1->being_compacted = true;  // L1 busy: L0->L1 is blocked
+  Finalize();
+  auto c = Pick();
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(c, nullptr) << "vLSM must wait for L1, not compact L0->L0";
+  } else {
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->output_level(), 0) << "stock leveled picks intra-L0 here";
+  }
+}
+
+// A second pick while the first L0->L1 compaction runs takes no L0 file.
+TEST_P(VlsmPickerTest, OneL0CompactionAtATime) {
+  for (uint64_t n = 6; n >= 1; --n) {
+    Add(0, n, "a", "z", 1 * kMiB, 100 + n);
+  }
+  Add(1, 10, "a", "z", 1 * kMiB);
+  Finalize();
+  auto first = Pick();
+  ASSERT_NE(first, nullptr);
+  auto second = Pick();
+  if (second != nullptr) {
+    EXPECT_NE(second->start_level(), 0);
+    EXPECT_NE(second->output_level(), 0);
+  }
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(Numbers(*first, 0), std::vector<uint64_t>({1}));
+  }
+}
+
+// L1 over its 8 MiB target; L2 files sized so the lowest overlap *ratio*
+// belongs to a poor vSST (overlap > 8 MiB), which stock kMinOverlappingRatio
+// picks and vLSM skips for the best good vSST.
+TEST_P(VlsmPickerTest, L1PrefersGoodVsstsByRatio) {
+  // L1 (12.5 MiB > 8 MiB target):
+  //   10 "a".."b" 1 MiB,   L2 overlap 9 MiB -> ratio  9, poor
+  //   11 "c".."d" 0.5 MiB, L2 overlap 5 MiB -> ratio 10, good
+  //   12 "e".."f" 0.5 MiB, L2 overlap 6 MiB -> ratio 12, good
+  //   13.."22" "g".."z" 10 x 1 MiB, L2 overlap 20 MiB each -> poor
+  Add(1, 10, "a", "b", 1 * kMiB);
+  Add(1, 11, "c", "d", kMiB / 2);
+  Add(1, 12, "e", "f", kMiB / 2);
+  const char* ks[] = {"g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q"};
+  for (int i = 0; i < 10; ++i) {
+    std::string lo = std::string(ks[i]) + "0";
+    std::string hi = std::string(ks[i]) + "9";
+    Add(1, 13 + i, lo.c_str(), hi.c_str(), 1 * kMiB);
+  }
+  Add(2, 100, "a0", "b9", 9 * kMiB);
+  Add(2, 101, "c0", "d9", 5 * kMiB);
+  Add(2, 102, "e0", "f9", 6 * kMiB);
+  for (int i = 0; i < 10; ++i) {
+    std::string lo = std::string(ks[i]) + "00";
+    std::string hi = std::string(ks[i]) + "99";
+    Add(2, 110 + i, lo.c_str(), hi.c_str(), 20 * kMiB);
+  }
+  Finalize();
+  auto c = Pick();
+  ASSERT_NE(c, nullptr);
+  ASSERT_EQ(c->start_level(), 1);
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(Numbers(*c, 0), std::vector<uint64_t>({11}));
+  } else {
+    EXPECT_EQ(Numbers(*c, 0), std::vector<uint64_t>({10}));
+  }
+}
+
+TEST_P(VlsmPickerTest, L1FallsBackToLowestRatioWhenNoGoodVsstIsFree) {
+  // As above, but the good files are busy: vLSM takes the poor file with the
+  // lowest ratio rather than waiting.
+  Add(1, 10, "a", "b", 1 * kMiB);
+  Add(1, 11, "c", "d", kMiB / 2)->being_compacted = true;
+  Add(1, 12, "e", "f", kMiB / 2)->being_compacted = true;
+  const char* ks[] = {"g", "h", "i", "j", "k", "l", "m", "n", "o", "p"};
+  for (int i = 0; i < 10; ++i) {
+    std::string lo = std::string(ks[i]) + "0";
+    std::string hi = std::string(ks[i]) + "9";
+    Add(1, 13 + i, lo.c_str(), hi.c_str(), 1 * kMiB);
+  }
+  Add(2, 100, "a0", "b9", 9 * kMiB);
+  Add(2, 101, "c0", "d9", 5 * kMiB)->being_compacted = true;
+  Add(2, 102, "e0", "f9", 6 * kMiB)->being_compacted = true;
+  for (int i = 0; i < 10; ++i) {
+    std::string lo = std::string(ks[i]) + "00";
+    std::string hi = std::string(ks[i]) + "99";
+    Add(2, 110 + i, lo.c_str(), hi.c_str(), 20 * kMiB);
+  }
+  Finalize();
+  auto c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->start_level(), 1);
+  EXPECT_EQ(Numbers(*c, 0), std::vector<uint64_t>({10}));
+}
+
+INSTANTIATE_TEST_CASE_P(VlsmAndStock, VlsmPickerTest,
+                        testing::Values(kVlsm, kMinOverlappingRatio),
+                        [](const testing::TestParamInfo<CompactionPri>& p) {
+                          return p.param == kVlsm ? "Vlsm" : "Stock";
+                        });
+
+TEST(OrderL1FilesGoodFirstTest, GoodByRatioThenPoorByRatio) {
+  InternalKeyComparator icmp(BytewiseComparator());
+  auto file = [](uint64_t n, const char* lo, const char* hi, uint64_t size) {
+    auto* f = new FileMetaData();
+    f->fd = FileDescriptor(n, 0, size);
+    f->smallest = InternalKey(lo, 1, kTypeValue);
+    f->largest = InternalKey(hi, 1, kTypeValue);
+    return std::unique_ptr<FileMetaData>(f);
+  };
+  std::vector<std::unique_ptr<FileMetaData>> keep;
+  auto add = [&](std::vector<FileMetaData*>* level, uint64_t n,
+                 const char* lo, const char* hi, uint64_t size) {
+    keep.push_back(file(n, lo, hi, size));
+    level->push_back(keep.back().get());
+  };
+  std::vector<FileMetaData*> l1, l2;
+  add(&l1, 1, "a", "c", 4);   // overlap 2+3 = 5   ratio 1.25 good
+  add(&l1, 2, "d", "f", 1);   // overlap 3 (shared) + 20 = 23 poor, ratio 23
+  add(&l1, 3, "g", "h", 10);  // overlap 20 (shared) ratio 2, poor (> 16)
+  add(&l1, 4, "x", "y", 5);   // overlap 0, ratio 0 good
+  add(&l2, 10, "a", "b", 2);
+  add(&l2, 11, "c", "d", 3);  // straddles files 1 and 2
+  add(&l2, 12, "e", "g", 20);  // straddles files 2 and 3
+  const VsstCutPolicy policy(2, 8);  // bound 16
+  EXPECT_EQ(OrderL1FilesGoodFirst(icmp, l1, l2, policy),
+            std::vector<size_t>({3, 0, 2, 1}));
+  EXPECT_TRUE(OrderL1FilesGoodFirst(icmp, {}, l2, policy).empty());
+  EXPECT_EQ(OrderL1FilesGoodFirst(icmp, l1, {}, policy),
+            std::vector<size_t>({0, 1, 2, 3}));
+}
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE

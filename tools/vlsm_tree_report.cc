@@ -1,0 +1,108 @@
+// vlsm_tree_report DB_DIR: the shape of a closed DB as JSON on stdout, with
+// the classification of its L1 files as good or poor vSSTs. Opens the DB read
+// only and reads S_M and f from the DB's own OPTIONS file, so it works on
+// stock and vLSM DBs alike (for stock DBs, "good" uses the same definition:
+// L2 overlap <= f * target_file_size_base).
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/utilities/options_util.h"
+
+using ROCKSDB_NAMESPACE::ColumnFamilyDescriptor;
+using ROCKSDB_NAMESPACE::ColumnFamilyMetaData;
+using ROCKSDB_NAMESPACE::ConfigOptions;
+using ROCKSDB_NAMESPACE::DB;
+using ROCKSDB_NAMESPACE::DBOptions;
+using ROCKSDB_NAMESPACE::Options;
+using ROCKSDB_NAMESPACE::SstFileMetaData;
+using ROCKSDB_NAMESPACE::Status;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DB_DIR\n", argv[0]);
+    return 2;
+  }
+  const std::string path = argv[1];
+  ConfigOptions config;
+  config.ignore_unknown_options = true;
+  config.ignore_unsupported_options = true;
+  DBOptions db_options;
+  std::vector<ColumnFamilyDescriptor> cfs;
+  Status s = LoadLatestOptions(config, path, &db_options, &cfs);
+  if (!s.ok() || cfs.empty()) {
+    std::fprintf(stderr, "vlsm_tree_report: cannot read the OPTIONS of %s: %s\n",
+                 path.c_str(), s.ToString().c_str());
+    return 1;
+  }
+  Options options(db_options, cfs[0].options);
+  options.merge_operator.reset();  // not needed to read metadata
+  DB* raw = nullptr;
+  s = DB::OpenForReadOnly(options, path, &raw);
+  if (!s.ok()) {
+    std::fprintf(stderr, "vlsm_tree_report: cannot open %s: %s\n", path.c_str(),
+                 s.ToString().c_str());
+    return 1;
+  }
+  std::unique_ptr<DB> db(raw);
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+
+  const uint64_t sst_size = options.target_file_size_base;
+  const uint64_t growth =
+      static_cast<uint64_t>(options.max_bytes_for_level_multiplier);
+  const uint64_t bound = sst_size * growth;
+
+  std::printf("{\n  \"compaction_pri\": %d,\n  \"sst_size\": %" PRIu64
+              ",\n  \"growth\": %" PRIu64 ",\n  \"levels\": [",
+              static_cast<int>(options.compaction_pri), sst_size, growth);
+  for (size_t l = 0; l < meta.levels.size(); ++l) {
+    std::printf("%s\n    {\"level\": %zu, \"files\": %zu, \"bytes\": %" PRIu64 "}",
+                l ? "," : "", l, meta.levels[l].files.size(),
+                meta.levels[l].size);
+  }
+  std::printf("\n  ],\n");
+
+  // L1 files against L2: both sorted by key and disjoint within a level.
+  uint64_t good = 0, poor = 0, good_bytes = 0, poor_bytes = 0;
+  std::vector<uint64_t> l1_sizes;
+  if (meta.levels.size() > 2) {
+    const auto& l1 = meta.levels[1].files;
+    const auto& l2 = meta.levels[2].files;
+    const auto* ucmp = options.comparator;
+    size_t j = 0;
+    for (const SstFileMetaData& f : l1) {
+      while (j < l2.size() && ucmp->Compare(l2[j].largestkey, f.smallestkey) < 0) {
+        ++j;
+      }
+      uint64_t overlap = 0;
+      for (size_t k = j;
+           k < l2.size() && ucmp->Compare(l2[k].smallestkey, f.largestkey) <= 0;
+           ++k) {
+        overlap += l2[k].size;
+      }
+      if (overlap <= bound) {
+        ++good;
+        good_bytes += f.size;
+      } else {
+        ++poor;
+        poor_bytes += f.size;
+      }
+      l1_sizes.push_back(f.size);
+    }
+  }
+  std::printf("  \"l1_good_vssts\": %" PRIu64 ",\n  \"l1_poor_vssts\": %" PRIu64
+              ",\n  \"l1_good_bytes\": %" PRIu64 ",\n  \"l1_poor_bytes\": %" PRIu64
+              ",\n  \"l1_file_sizes\": [",
+              good, poor, good_bytes, poor_bytes);
+  for (size_t i = 0; i < l1_sizes.size(); ++i) {
+    std::printf("%s%" PRIu64, i ? ", " : "", l1_sizes[i]);
+  }
+  std::printf("]\n}\n");
+  return 0;
+}
