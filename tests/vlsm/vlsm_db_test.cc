@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/table.h"
@@ -34,7 +35,9 @@ constexpr uint64_t kDataSlack = kBlockSize + 512;
 
 std::string TestDir(const std::string& name) {
   const char* tmp = std::getenv("TEST_TMPDIR");
-  return std::string(tmp && *tmp ? tmp : "/tmp") + "/vlsm_db_test_" + name;
+  const std::string base = tmp && *tmp ? tmp : "/tmp";
+  EXPECT_TRUE(Env::Default()->CreateDirIfMissing(base).ok()) << base;
+  return base + "/vlsm_db_test_" + name;
 }
 
 // Appends with ',' (a test-local merge operator, public API only).
