@@ -99,19 +99,14 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
   return true;
 }
 
-double VlsmL1CompactionScore(double l0_score, double stock_l1_score,
-                             const std::vector<FileMetaData*>& l1_files,
-                             uint64_t l1_target_bytes) {
-  uint64_t bytes = 0;
-  for (const FileMetaData* f : l1_files) {
-    if (!f->being_compacted) {
-      bytes += f->fd.GetFileSize();
+void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {
+  std::vector<double>& score = *scores_by_level;
+  const double l0_score = std::max(score[0], 0.0);
+  for (int level = 1; level <= max_input_level; ++level) {
+    if (score[level] >= 1.0) {
+      score[level] += l0_score;  // above L0, same order among themselves
     }
   }
-  if (bytes <= l1_target_bytes) {
-    return stock_l1_score;
-  }
-  return std::max({stock_l1_score, l0_score + 1.0, 1.0});
 }
 
 std::vector<size_t> OrderL1FilesGoodFirst(

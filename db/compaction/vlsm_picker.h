@@ -8,8 +8,8 @@
 //   L1 outputs VsstCutPolicyFor: overlap-aware vSSTs (vsst_cut_policy.h).
 //   L1 -> L2   OrderL1FilesGoodFirst: good vSSTs by ascending overlap ratio,
 //              then the rest by ratio, so a free file is always found.
-//              VlsmL1CompactionScore: while L1 is over its target, L1 -> L2
-//              goes before L0 -> L1.
+//   Priority   VlsmPutL0Last: every level from L1 down that is over its
+//              target compacts before L0 -> L1.
 //   L2+        stock leveled behaviour (kMinOverlappingRatio order).
 #pragma once
 
@@ -71,15 +71,17 @@ std::vector<size_t> OrderL1FilesGoodFirst(
     const std::vector<FileMetaData*>& l1_files,
     const std::vector<FileMetaData*>& l2_files, const VsstCutPolicy& policy);
 
-// L1's compaction score in vLSM mode. While L1 holds more than its target
-// (counting files not already being compacted), L1 -> L2 must go before
-// L0 -> L1: it makes the room the next L0 file needs, and every L0 -> L1
-// compaction rewrites the L1 range it covers (usually all of L1), so a
-// ballooning L1 makes each L0 -> L1 step wider and slower, which lets L0 grow,
-// which upstream's scoring answers by favouring L0 even more. Returns a
-// score above l0_score (and >= 1) in that case, stock_l1_score otherwise.
-double VlsmL1CompactionScore(double l0_score, double stock_l1_score,
-                             const std::vector<FileMetaData*>& l1_files,
-                             uint64_t l1_target_bytes);
+// Adjusts the compaction scores of one version (indexed by level, before
+// upstream sorts them) so that every level from L1 down whose score is >= 1
+// (over its target) ranks above L0, keeping upstream's order among those
+// levels. Why: with level0_file_num_compaction_trigger = 1, L0's score is its
+// file count and outranks every size-based score, so with few compaction
+// threads L1 and L2 never get a turn. A ballooning L1 makes each L0 -> L1
+// step (which rewrites the L1 range it covers, usually all of L1) wider and
+// slower; a ballooning L2 makes L1 files overlap more of it, so vSSTs turn
+// poor and L1 -> L2 steps grow. Draining the levels first keeps every step
+// narrow; L0 is the queue that absorbs writes meanwhile, and its slowdown and
+// stop triggers keep their meaning.
+void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 
 }  // namespace ROCKSDB_NAMESPACE
