@@ -242,6 +242,38 @@ TEST_P(VlsmPickerTest, L1FallsBackToLowestRatioWhenNoGoodVsstIsFree) {
   EXPECT_EQ(Numbers(*c, 0), std::vector<uint64_t>({10}));
 }
 
+// Many L0 files and L1 over its target: stock ranks L0 first (its score is
+// the file count), vLSM drains L1 first so the next L0->L1 step stays narrow.
+TEST_P(VlsmPickerTest, LevelsOverTargetGoBeforeL0) {
+  for (uint64_t n = 12; n >= 1; --n) {
+    Add(0, n, "a", "z", 1 * kMiB, 100 + n);
+  }
+  for (int i = 0; i < 10; ++i) {  // 10 MiB in L1, target 8 MiB
+    std::string lo(1, static_cast<char>('a' + 2 * i));
+    std::string hi(1, static_cast<char>('b' + 2 * i));
+    Add(1, 20 + i, lo.c_str(), hi.c_str(), 1 * kMiB);
+  }
+  Finalize();
+  auto c = Pick();
+  ASSERT_NE(c, nullptr);
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(c->start_level(), 1);
+    EXPECT_EQ(c->output_level(), 2);
+  } else {
+    EXPECT_EQ(c->start_level(), 0);
+  }
+}
+
+TEST(VlsmPutL0LastTest, OnlyLevelsOverTargetMoveAboveL0) {
+  std::vector<double> scores = {12.0, 1.25, 0.5, 3.0, 0.0};
+  VlsmPutL0Last(3, &scores);
+  EXPECT_EQ(scores[0], 12.0);
+  EXPECT_GT(scores[1], scores[0]);
+  EXPECT_EQ(scores[2], 0.5);
+  EXPECT_GT(scores[3], scores[1]) << "order among levels over target kept";
+  EXPECT_EQ(scores[4], 0.0) << "beyond max_input_level untouched";
+}
+
 INSTANTIATE_TEST_CASE_P(VlsmAndStock, VlsmPickerTest,
                         testing::Values(kVlsm, kMinOverlappingRatio),
                         [](const testing::TestParamInfo<CompactionPri>& p) {
