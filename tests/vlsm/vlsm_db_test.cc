@@ -434,8 +434,18 @@ TEST(VlsmDbTest, OpenRejectsIncompatibleOptionsNamingTheFix) {
   ASSERT_TRUE(db->CreateColumnFamily(ColumnFamilyOptions(base), "good", &cf).ok());
   ASSERT_TRUE(db->DestroyColumnFamilyHandle(cf).ok());
 
+  // SetOptions applies the same check to the dynamic options vLSM needs.
+  s = db->SetOptions({{"max_bytes_for_level_multiplier", "1"}});
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("max_bytes_for_level_multiplier"),
+            std::string::npos);
+  ASSERT_TRUE(db->SetOptions({{"max_bytes_for_level_multiplier", "4"},
+                              {"max_bytes_for_level_multiplier_additional",
+                               "1:8:1:1:1"}})
+                  .ok());
+
   // compaction_pri is not a dynamic option in RocksDB 9.10: SetOptions
-  // refuses it cleanly instead of switching.
+  // refuses it cleanly instead of switching (docs/vlsm.md).
   s = db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}});
   EXPECT_FALSE(s.ok());
   db.reset();
