@@ -17,7 +17,7 @@ namespace {
 constexpr uint64_t kMiB = 1 << 20;
 
 class VlsmPickerTest : public testing::TestWithParam<CompactionPri> {
- protected:
+ public:
   VlsmPickerTest()
       : icmp_(BytewiseComparator()),
         options_(MakeOptions(GetParam())),
@@ -178,33 +178,35 @@ TEST_P(VlsmPickerTest, OneL0CompactionAtATime) {
   }
 }
 
-// L1 over its 8 MiB target; L2 files sized so the lowest overlap *ratio*
-// belongs to a poor vSST (overlap > 8 MiB), which stock kMinOverlappingRatio
-// picks and vLSM skips for the best good vSST.
+// L1 over its 8 MiB target (12 MiB), with L2 sized so that the lowest
+// overlap *ratio* belongs to a poor vSST, which stock kMinOverlappingRatio
+// picks and vLSM skips for the best good vSST:
+//   10 "a".."b" 1 MiB,   L2 overlap 9 MiB -> ratio  9, poor (> 8 MiB)
+//   11 "c".."d" 0.5 MiB, L2 overlap 5 MiB -> ratio 10, good
+//   12 "e".."f" 0.5 MiB, L2 overlap 6 MiB -> ratio 12, good
+//   13..22 "g".."p", 1 MiB each, L2 overlap 20 MiB each -> ratio 20, poor
+// good_busy marks files 11 and 12 (and their L2 files) as being compacted.
+void AddGoodAndPoorVssts(VlsmPickerTest* t, bool good_busy) {
+  t->Add(1, 10, "a", "b", 1 * kMiB);
+  t->Add(1, 11, "c", "d", kMiB / 2)->being_compacted = good_busy;
+  t->Add(1, 12, "e", "f", kMiB / 2)->being_compacted = good_busy;
+  const char* ks[] = {"g", "h", "i", "j", "k", "l", "m", "n", "o", "p"};
+  for (int i = 0; i < 10; ++i) {
+    t->Add(1, 13 + i, (std::string(ks[i]) + "0").c_str(),
+           (std::string(ks[i]) + "9").c_str(), 1 * kMiB);
+  }
+  t->Add(2, 100, "a0", "b9", 9 * kMiB);
+  t->Add(2, 101, "c0", "d9", 5 * kMiB)->being_compacted = good_busy;
+  t->Add(2, 102, "e0", "f9", 6 * kMiB)->being_compacted = good_busy;
+  for (int i = 0; i < 10; ++i) {
+    t->Add(2, 110 + i, (std::string(ks[i]) + "00").c_str(),
+           (std::string(ks[i]) + "99").c_str(), 20 * kMiB);
+  }
+  t->Finalize();
+}
+
 TEST_P(VlsmPickerTest, L1PrefersGoodVsstsByRatio) {
-  // L1 (12.5 MiB > 8 MiB target):
-  //   10 "a".."b" 1 MiB,   L2 overlap 9 MiB -> ratio  9, poor
-  //   11 "c".."d" 0.5 MiB, L2 overlap 5 MiB -> ratio 10, good
-  //   12 "e".."f" 0.5 MiB, L2 overlap 6 MiB -> ratio 12, good
-  //   13.."22" "g".."z" 10 x 1 MiB, L2 overlap 20 MiB each -> poor
-  Add(1, 10, "a", "b", 1 * kMiB);
-  Add(1, 11, "c", "d", kMiB / 2);
-  Add(1, 12, "e", "f", kMiB / 2);
-  const char* ks[] = {"g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q"};
-  for (int i = 0; i < 10; ++i) {
-    std::string lo = std::string(ks[i]) + "0";
-    std::string hi = std::string(ks[i]) + "9";
-    Add(1, 13 + i, lo.c_str(), hi.c_str(), 1 * kMiB);
-  }
-  Add(2, 100, "a0", "b9", 9 * kMiB);
-  Add(2, 101, "c0", "d9", 5 * kMiB);
-  Add(2, 102, "e0", "f9", 6 * kMiB);
-  for (int i = 0; i < 10; ++i) {
-    std::string lo = std::string(ks[i]) + "00";
-    std::string hi = std::string(ks[i]) + "99";
-    Add(2, 110 + i, lo.c_str(), hi.c_str(), 20 * kMiB);
-  }
-  Finalize();
+  AddGoodAndPoorVssts(this, /*good_busy=*/false);
   auto c = Pick();
   ASSERT_NE(c, nullptr);
   ASSERT_EQ(c->start_level(), 1);
@@ -216,26 +218,9 @@ TEST_P(VlsmPickerTest, L1PrefersGoodVsstsByRatio) {
 }
 
 TEST_P(VlsmPickerTest, L1FallsBackToLowestRatioWhenNoGoodVsstIsFree) {
-  // As above, but the good files are busy: vLSM takes the poor file with the
-  // lowest ratio rather than waiting.
-  Add(1, 10, "a", "b", 1 * kMiB);
-  Add(1, 11, "c", "d", kMiB / 2)->being_compacted = true;
-  Add(1, 12, "e", "f", kMiB / 2)->being_compacted = true;
-  const char* ks[] = {"g", "h", "i", "j", "k", "l", "m", "n", "o", "p"};
-  for (int i = 0; i < 10; ++i) {
-    std::string lo = std::string(ks[i]) + "0";
-    std::string hi = std::string(ks[i]) + "9";
-    Add(1, 13 + i, lo.c_str(), hi.c_str(), 1 * kMiB);
-  }
-  Add(2, 100, "a0", "b9", 9 * kMiB);
-  Add(2, 101, "c0", "d9", 5 * kMiB)->being_compacted = true;
-  Add(2, 102, "e0", "f9", 6 * kMiB)->being_compacted = true;
-  for (int i = 0; i < 10; ++i) {
-    std::string lo = std::string(ks[i]) + "00";
-    std::string hi = std::string(ks[i]) + "99";
-    Add(2, 110 + i, lo.c_str(), hi.c_str(), 20 * kMiB);
-  }
-  Finalize();
+  // The good files are busy: vLSM takes the poor file with the lowest ratio
+  // rather than waiting.
+  AddGoodAndPoorVssts(this, /*good_busy=*/true);
   auto c = Pick();
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->start_level(), 1);
