@@ -25,6 +25,10 @@ vlsm_install_packages() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# ccache: hash paths relative to the checkout, so a fresh clone elsewhere
+# still hits the cache of an earlier build.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$VLSM_ROOT}"
+
 # Configures (if needed) and builds one tree. $1 = build dir, rest = cmake -D args.
 vlsm_build() {
   local dir=$1; shift
