@@ -375,6 +375,9 @@ TEST(VlsmDbTest, CompactionsFollowTheRulesAndDataMatchesModel) {
   EXPECT_GT(checker->l0_compactions(), 100);
   EXPECT_GT(checker->good() + checker->poor(), 200);
   EXPECT_GT(shape[2], 0) << "data reached L2";
+  // The chain width vLSM promises: one L0 file plus an L1 kept at its
+  // target, so no L0->L1 step reads more than (f + 2) * S_M.
+  EXPECT_LE(checker->max_l0_compaction_input(), (kGrowth + 2) * kSstSize);
 
   // Reopen in vLSM mode, then as stock leveled RocksDB with default level
   // sizing, then vLSM again: every key intact each time.
