@@ -65,6 +65,13 @@ class VlsmPickerTest : public testing::TestWithParam<CompactionPri> {
     return f;
   }
 
+  // L1 as three 1 MiB files 10 "a".."h", 11 "i".."p", 12 "q".."z".
+  void AddL1Thirds() {
+    Add(1, 10, "a", "h", 1 * kMiB);
+    Add(1, 11, "i", "p", 1 * kMiB);
+    Add(1, 12, "q", "z", 1 * kMiB);
+  }
+
   void Finalize() {
     vstorage_->PrepareForVersionAppend(ioptions_, mutable_cf_options_);
     vstorage_->ComputeCompactionScore(ioptions_, mutable_cf_options_);
@@ -102,9 +109,7 @@ TEST_P(VlsmPickerTest, L0TakesOnlyTheOldestFile) {
   for (uint64_t n = 5; n >= 1; --n) {  // newest first
     Add(0, n, "a", "z", 1 * kMiB, /*seq=*/100 + n);
   }
-  Add(1, 10, "a", "h", 1 * kMiB);
-  Add(1, 11, "i", "p", 1 * kMiB);
-  Add(1, 12, "q", "z", 1 * kMiB);
+  AddL1Thirds();
   Finalize();
   auto c = Pick();
   ASSERT_NE(c, nullptr);
@@ -124,9 +129,7 @@ TEST_P(VlsmPickerTest, L0TakesOldestFileAndItsL1OverlapOnly) {
   Add(0, 3, "a", "z", 1 * kMiB, 103);
   Add(0, 2, "c", "k", 1 * kMiB, 102);
   Add(0, 1, "j", "m", 1 * kMiB, 101);  // oldest
-  Add(1, 10, "a", "h", 1 * kMiB);
-  Add(1, 11, "i", "p", 1 * kMiB);
-  Add(1, 12, "q", "z", 1 * kMiB);
+  AddL1Thirds();
   Finalize();
   auto c = Pick();
   ASSERT_NE(c, nullptr);
