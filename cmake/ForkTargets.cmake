@@ -5,6 +5,9 @@
 
 add_subdirectory(${VLSM_FORK_DIR}/tools ${CMAKE_BINARY_DIR}/tools)
 
+# The open-loop YCSB harness (ycsb_vlsm) and its own tests.
+add_subdirectory(${VLSM_FORK_DIR}/ycsb ${CMAKE_BINARY_DIR}/ycsb)
+
 if(VLSM_BUILD_TESTS)
   add_subdirectory(${VLSM_FORK_DIR}/tests ${CMAKE_BINARY_DIR}/tests)
 endif()

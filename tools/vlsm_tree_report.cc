@@ -11,6 +11,7 @@
 
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/lsm_metrics.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/utilities/options_util.h"
 
@@ -68,40 +69,17 @@ int main(int argc, char** argv) {
   }
   std::printf("\n  ],\n");
 
-  // L1 files against L2: both sorted by key and disjoint within a level.
-  uint64_t good = 0, poor = 0, good_bytes = 0, poor_bytes = 0;
-  std::vector<uint64_t> l1_sizes;
-  if (meta.levels.size() > 2) {
-    const auto& l1 = meta.levels[1].files;
-    const auto& l2 = meta.levels[2].files;
-    const auto* ucmp = options.comparator;
-    size_t j = 0;
-    for (const SstFileMetaData& f : l1) {
-      while (j < l2.size() && ucmp->Compare(l2[j].largestkey, f.smallestkey) < 0) {
-        ++j;
-      }
-      uint64_t overlap = 0;
-      for (size_t k = j;
-           k < l2.size() && ucmp->Compare(l2[k].smallestkey, f.largestkey) <= 0;
-           ++k) {
-        overlap += l2[k].size;
-      }
-      if (overlap <= bound) {
-        ++good;
-        good_bytes += f.size;
-      } else {
-        ++poor;
-        poor_bytes += f.size;
-      }
-      l1_sizes.push_back(f.size);
-    }
-  }
+  const ROCKSDB_NAMESPACE::L1VsstCensus census =
+      ROCKSDB_NAMESPACE::CensusL1Vssts(meta, options.comparator, bound);
   std::printf("  \"l1_good_vssts\": %" PRIu64 ",\n  \"l1_poor_vssts\": %" PRIu64
               ",\n  \"l1_good_bytes\": %" PRIu64 ",\n  \"l1_poor_bytes\": %" PRIu64
               ",\n  \"l1_file_sizes\": [",
-              good, poor, good_bytes, poor_bytes);
-  for (size_t i = 0; i < l1_sizes.size(); ++i) {
-    std::printf("%s%" PRIu64, i ? ", " : "", l1_sizes[i]);
+              census.good, census.poor, census.good_bytes, census.poor_bytes);
+  if (meta.levels.size() > 1) {
+    const auto& l1 = meta.levels[1].files;
+    for (size_t i = 0; i < l1.size(); ++i) {
+      std::printf("%s%" PRIu64, i ? ", " : "", l1[i].size);
+    }
   }
   std::printf("]\n}\n");
   return 0;

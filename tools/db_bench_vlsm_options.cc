@@ -1,0 +1,163 @@
+#include "tools/db_bench_vlsm_options.h"
+
+#include <functional>
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+// ConfigureVlsm() names its parameters "sst_size (S_M)", "growth (f)",
+// "l1_l2_growth (Phi)" and "num_levels"; say them as the flags the user typed.
+std::string InFlagTerms(std::string message) {
+  const std::pair<const char*, const char*> kNames[] = {
+      {"l1_l2_growth (Phi)", "--vlsm_phi (Phi)"},
+      {"sst_size (S_M)", "--vlsm_sst_size (S_M)"},
+      {"growth (f)", "--vlsm_growth (f)"},
+      {"num_levels", "--num_levels"},
+  };
+  for (const auto& name : kNames) {
+    const size_t at = message.find(name.first);
+    if (at != std::string::npos) {
+      message.replace(at, std::string(name.first).size(), name.second);
+    }
+  }
+  return message;
+}
+
+// One db_bench flag and the option field(s) it sets.
+struct OwnedFlag {
+  const char* flag;
+  std::function<void(const Options& from, Options* to)> copy;
+  std::function<std::string(const Options&)> show;
+};
+
+const std::vector<OwnedFlag>& OwnedFlags() {
+  static const std::vector<OwnedFlag> kFlags = {
+      {"write_buffer_size",
+       [](const Options& f, Options* t) { t->write_buffer_size = f.write_buffer_size; },
+       [](const Options& o) { return std::to_string(o.write_buffer_size); }},
+      {"max_write_buffer_number",
+       [](const Options& f, Options* t) { t->max_write_buffer_number = f.max_write_buffer_number; },
+       [](const Options& o) { return std::to_string(o.max_write_buffer_number); }},
+      {"target_file_size_base",
+       [](const Options& f, Options* t) { t->target_file_size_base = f.target_file_size_base; },
+       [](const Options& o) { return std::to_string(o.target_file_size_base); }},
+      {"target_file_size_multiplier",
+       [](const Options& f, Options* t) { t->target_file_size_multiplier = f.target_file_size_multiplier; },
+       [](const Options& o) { return std::to_string(o.target_file_size_multiplier); }},
+      {"max_bytes_for_level_base",
+       [](const Options& f, Options* t) { t->max_bytes_for_level_base = f.max_bytes_for_level_base; },
+       [](const Options& o) { return std::to_string(o.max_bytes_for_level_base); }},
+      {"max_bytes_for_level_multiplier",
+       [](const Options& f, Options* t) { t->max_bytes_for_level_multiplier = f.max_bytes_for_level_multiplier; },
+       [](const Options& o) { return std::to_string(o.max_bytes_for_level_multiplier); }},
+      {"max_bytes_for_level_multiplier_additional",
+       [](const Options& f, Options* t) {
+         t->max_bytes_for_level_multiplier_additional =
+             f.max_bytes_for_level_multiplier_additional;
+       },
+       [](const Options& o) {
+         std::string s;
+         for (int m : o.max_bytes_for_level_multiplier_additional) {
+           s += (s.empty() ? "" : ",") + std::to_string(m);
+         }
+         return s;
+       }},
+      {"level_compaction_dynamic_level_bytes",
+       [](const Options& f, Options* t) {
+         t->level_compaction_dynamic_level_bytes = f.level_compaction_dynamic_level_bytes;
+       },
+       [](const Options& o) {
+         return std::string(o.level_compaction_dynamic_level_bytes ? "true" : "false");
+       }},
+      {"level0_file_num_compaction_trigger",
+       [](const Options& f, Options* t) {
+         t->level0_file_num_compaction_trigger = f.level0_file_num_compaction_trigger;
+       },
+       [](const Options& o) { return std::to_string(o.level0_file_num_compaction_trigger); }},
+      {"max_compaction_bytes",
+       [](const Options& f, Options* t) { t->max_compaction_bytes = f.max_compaction_bytes; },
+       [](const Options& o) { return std::to_string(o.max_compaction_bytes); }},
+      {"compaction_pri",
+       [](const Options& f, Options* t) { t->compaction_pri = f.compaction_pri; },
+       [](const Options& o) { return std::to_string(static_cast<int>(o.compaction_pri)); }},
+      {"compaction_style",
+       [](const Options& f, Options* t) { t->compaction_style = f.compaction_style; },
+       [](const Options& o) { return std::to_string(static_cast<int>(o.compaction_style)); }},
+  };
+  return kFlags;
+}
+
+}  // namespace
+
+Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out) {
+  if (!flags.vlsm) {
+    for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi"}) {
+      if (flags.explicit_flags.count(name) > 0) {
+        return Status::InvalidArgument(std::string("--") + name +
+                                       " has no effect without --vlsm");
+      }
+    }
+  }
+  VlsmOptions vlsm;
+  vlsm.sst_size = flags.sst_size;
+  vlsm.growth = flags.growth;
+  vlsm.l1_l2_growth = flags.phi;
+  // ConfigureVlsm() holds the rules; a scratch options object asks it.
+  ColumnFamilyOptions scratch;
+  scratch.num_levels = flags.num_levels;
+  Status s = ConfigureVlsm(&scratch, vlsm);
+  if (!s.ok()) {
+    return Status::InvalidArgument(InFlagTerms(s.getState() ? s.getState() : ""));
+  }
+  *out = vlsm;
+  return Status::OK();
+}
+
+const std::vector<std::string>& VlsmOwnedBenchFlags() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const OwnedFlag& f : OwnedFlags()) {
+      names.push_back(f.flag);
+    }
+    return names;
+  }();
+  return kNames;
+}
+
+Status ApplyVlsmToBenchOptions(const VlsmOptions& vlsm,
+                               const std::set<std::string>& explicit_bench_flags,
+                               Options* options,
+                               std::vector<std::string>* notes) {
+  const Options users = *options;
+  Status s = ConfigureVlsm(options, vlsm);
+  if (!s.ok()) {
+    return Status::InvalidArgument(InFlagTerms(s.getState() ? s.getState() : ""));
+  }
+  for (const OwnedFlag& f : OwnedFlags()) {
+    if (explicit_bench_flags.count(f.flag) == 0) {
+      continue;
+    }
+    const std::string vlsm_value = f.show(*options);
+    f.copy(users, options);
+    if (f.show(*options) != vlsm_value) {
+      notes->push_back("--" + std::string(f.flag) + "=" + f.show(*options) +
+                       " overrides vLSM's " + vlsm_value);
+    }
+  }
+  if (options->compaction_pri != kVlsm) {
+    return Status::InvalidArgument(
+        "--compaction_pri conflicts with --vlsm (which sets it to kVlsm, 5); "
+        "drop one of them");
+  }
+  s = CheckVlsmOptions(*options);
+  if (!s.ok()) {
+    return Status::InvalidArgument(
+        std::string("the db_bench flags given with --vlsm make invalid vLSM "
+                    "options: ") +
+        (s.getState() ? s.getState() : ""));
+  }
+  return Status::OK();
+}
+
+}  // namespace ROCKSDB_NAMESPACE
