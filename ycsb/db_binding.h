@@ -1,0 +1,37 @@
+// What the driver needs from a store. Every method may be called from many
+// worker threads at once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ycsb {
+
+enum class OpResult { kOk, kNotFound, kError };
+
+class DbBinding {
+ public:
+  virtual ~DbBinding() = default;
+  virtual OpResult Read(const std::string& key) = 0;
+  // Writes the whole record (value_size bytes): YCSB's field-level update
+  // becomes a put of the record, as a key-value store does it.
+  virtual OpResult Update(const std::string& key, const std::string& value) = 0;
+  virtual OpResult Insert(const std::string& key, const std::string& value) = 0;
+  virtual OpResult Scan(const std::string& start_key, uint32_t count) = 0;
+  // Read then write the record: one operation for latency purposes.
+  virtual OpResult ReadModifyWrite(const std::string& key,
+                                   const std::string& value) = 0;
+
+  // Were writes delayed or stopped by the store at any time since the
+  // previous call? Called once a second by the reporter.
+  virtual bool WritesStalledSinceLastCall() { return false; }
+  // Number of operations executed, for per-operation CPU figures.
+  virtual void SetOperationCount(uint64_t /*ops*/) {}
+  // The store's own end-of-run figures as a JSON array (one element per
+  // instance), or "" when there are none.
+  virtual std::string MetricsJson() { return ""; }
+  // Stop background measurement before the store closes.
+  virtual void Close() {}
+};
+
+}  // namespace ycsb

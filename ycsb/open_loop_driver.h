@@ -1,0 +1,107 @@
+// Drives a workload against a store, open loop (the default when a target
+// rate is given) or closed loop.
+//
+// Open loop: one generator thread computes each request's *intended* start
+// time from the schedule (constant spacing 1/target, or Poisson arrivals),
+// and pushes every request whose time has come to an unbounded queue;
+// `threads` workers pop and execute them synchronously and record
+// latency = completion - intended start, so time a request spent waiting
+// behind a stalled store counts (no coordinated omission). The generator
+// does not spin: it sleeps wake_us between rounds and enqueues a whole
+// round in one batch, so it leaves the CPU to the store; lateness of a wake
+// only delays the hand-off, never moves the intended times.
+//
+// Closed loop: each worker issues its next request when the previous one
+// completes; latency = service time. Kept for comparison.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core_workload.h"
+#include "db_binding.h"
+#include "latency_histogram.h"
+
+namespace ycsb {
+
+enum class Phase { kLoad, kRun };
+
+struct DriverConfig {
+  Phase phase = Phase::kRun;
+  uint64_t operation_count = 1000;
+  double max_execution_s = 0;  // 0: until operation_count
+  double target_ops_per_s = 0;  // 0: closed loop
+  bool poisson = false;
+  int threads = 1;
+  uint64_t wake_us = 100;       // generator sleep between rounds
+  size_t worker_batch = 16;     // most requests one worker takes at once
+  double status_interval_s = 1.0;
+  bool progress = true;         // a line on stderr per interval
+  uint64_t seed = 1;            // Poisson arrivals
+  // Drop requests still queued when generation ends instead of running
+  // them (find-sustainable: an overloaded step need not drain).
+  bool discard_backlog_at_end = false;
+};
+
+// One reporting interval.
+struct IntervalStats {
+  double time_s = 0;  // end of the interval, since the run started
+  uint64_t completed = 0;
+  uint64_t generated = 0;
+  double achieved_ops_per_s = 0;
+  double offered_ops_per_s = 0;
+  uint64_t queue_depth = 0;   // waiting in the queue at the end
+  uint64_t outstanding = 0;   // generated - completed at the end
+  double p99_us[kOpTypes] = {0, 0, 0, 0, 0};  // 0 when no such op
+  double p99_all_us = 0;
+  bool write_stalled = false;
+};
+
+struct DriverResult {
+  bool closed_loop = false;
+  double elapsed_s = 0;            // start to last completion
+  double generation_s = 0;         // start to the last request generated
+  uint64_t generated = 0;
+  uint64_t completed = 0;
+  uint64_t completed_during_generation = 0;
+  uint64_t not_found = 0;
+  uint64_t errors = 0;
+  uint64_t discarded = 0;          // see discard_backlog_at_end
+  double offered_ops_per_s = 0;    // generated / generation_s
+  double achieved_ops_per_s = 0;   // completed / elapsed_s
+  // completed_during_generation / generation_s: what the store kept up
+  // with while load was offered (the sustainability test uses this).
+  double achieved_during_generation_ops_per_s = 0;
+  // Outstanding requests' growth (requests/s, least squares over the
+  // intervals of the second half of the generation window).
+  double backlog_growth_per_s = 0;
+  uint64_t max_queue_depth = 0;
+  // Schedule check: intended times of the first and last request, and the
+  // most a request was handed to the queue after its intended time.
+  int64_t first_intended_ns = 0;
+  int64_t last_intended_ns = 0;
+  double generator_max_lag_us = 0;
+  LatencyHistogram per_op[kOpTypes];
+  LatencyHistogram all;
+  std::vector<IntervalStats> intervals;
+};
+
+int64_t SteadyNowNs();
+
+class OpenLoopDriver {
+ public:
+  OpenLoopDriver(const DriverConfig& config, CoreWorkload* workload,
+                 DbBinding* db);
+  // Runs to completion (all generated requests executed). on_interval is
+  // called from the calling thread once per status interval.
+  DriverResult Run(
+      const std::function<void(const IntervalStats&)>& on_interval = {});
+
+ private:
+  DriverConfig config_;
+  CoreWorkload* workload_;
+  DbBinding* db_;
+};
+
+}  // namespace ycsb

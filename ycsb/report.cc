@@ -1,0 +1,232 @@
+#include "report.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ycsb {
+
+std::string JsonEscape(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    unsigned char u = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      o += '\\';
+      o += ch;
+    } else if (u < 0x20) {
+      char buf[8];
+      snprintf(buf, sizeof(buf), "\\u%04x", u);
+      o += buf;
+    } else {
+      o += ch;
+    }
+  }
+  return o;
+}
+
+void JsonWriter::Key(const char* key) {
+  if (!first_.back()) out_ += ",";
+  first_.back() = false;
+  if (key) {
+    out_ += "\"";
+    out_ += JsonEscape(key);
+    out_ += "\":";
+  }
+}
+
+JsonWriter& JsonWriter::BeginObject(const char* key) {
+  Key(key);
+  out_ += "{";
+  first_.push_back(true);
+  return *this;
+}
+JsonWriter& JsonWriter::EndObject() {
+  first_.pop_back();
+  out_ += "}";
+  return *this;
+}
+JsonWriter& JsonWriter::BeginArray(const char* key) {
+  Key(key);
+  out_ += "[";
+  first_.push_back(true);
+  return *this;
+}
+JsonWriter& JsonWriter::EndArray() {
+  first_.pop_back();
+  out_ += "]";
+  return *this;
+}
+JsonWriter& JsonWriter::Field(const char* key, const std::string& v) {
+  Key(key);
+  out_ += "\"" + JsonEscape(v) + "\"";
+  return *this;
+}
+JsonWriter& JsonWriter::Field(const char* key, const char* v) {
+  return Field(key, std::string(v));
+}
+JsonWriter& JsonWriter::Field(const char* key, double v) {
+  Key(key);
+  if (!std::isfinite(v)) {
+    out_ += "null";
+  } else {
+    char buf[40];
+    snprintf(buf, sizeof(buf), "%.6g", v);
+    out_ += buf;
+  }
+  return *this;
+}
+JsonWriter& JsonWriter::Field(const char* key, uint64_t v) {
+  Key(key);
+  out_ += std::to_string(v);
+  return *this;
+}
+JsonWriter& JsonWriter::Field(const char* key, bool v) {
+  Key(key);
+  out_ += v ? "true" : "false";
+  return *this;
+}
+JsonWriter& JsonWriter::Raw(const char* key, const std::string& json) {
+  Key(key);
+  out_ += json;
+  return *this;
+}
+
+namespace {
+
+void LatencyObject(JsonWriter* j, const char* key, const LatencyHistogram& h) {
+  LatencySummary s = Summarize(h);
+  j->BeginObject(key)
+      .Field("count", s.count)
+      .Field("mean", s.mean_us)
+      .Field("p50", s.p50_us)
+      .Field("p90", s.p90_us)
+      .Field("p99", s.p99_us)
+      .Field("p99.9", s.p999_us)
+      .Field("p99.99", s.p9999_us)
+      .Field("max", s.max_us)
+      .EndObject();
+}
+
+std::string CsvPathFor(const std::string& report_path) {
+  std::string base = report_path;
+  const std::string ext = ".json";
+  if (base.size() > ext.size() &&
+      base.compare(base.size() - ext.size(), ext.size(), ext) == 0) {
+    base.resize(base.size() - ext.size());
+  }
+  return base + ".csv";
+}
+
+}  // namespace
+
+std::string ReportJson(const RunReport& r, const std::string& csv_path) {
+  const DriverResult& d = *r.result;
+  JsonWriter j;
+  j.BeginObject();
+  j.Field("tool", "ycsb_vlsm").Field("phase", r.phase).Field("mode", r.mode);
+  if (!r.arrival.empty()) j.Field("arrival", r.arrival);
+  j.Field("db", r.db).Field("threads", r.threads);
+  if (r.target_ops_per_s > 0) j.Field("target_ops_per_s", r.target_ops_per_s);
+  j.Field("operations", d.completed)
+      .Field("generated", d.generated)
+      .Field("not_found", d.not_found)
+      .Field("errors", d.errors)
+      .Field("discarded", d.discarded)
+      .Field("elapsed_s", d.elapsed_s)
+      .Field("generation_s", d.generation_s)
+      .Field("offered_ops_per_s", d.offered_ops_per_s)
+      .Field("achieved_ops_per_s", d.achieved_ops_per_s)
+      .Field("achieved_during_generation_ops_per_s",
+             d.achieved_during_generation_ops_per_s)
+      .Field("backlog_growth_per_s", d.backlog_growth_per_s)
+      .Field("max_queue_depth", d.max_queue_depth)
+      .Field("generator_max_lag_us", d.generator_max_lag_us);
+  uint64_t stalled_seconds = 0;
+  for (const auto& s : d.intervals) stalled_seconds += s.write_stalled;
+  j.Field("stalled_intervals", stalled_seconds);
+  j.BeginObject("latency_us");
+  for (int t = 0; t < kOpTypes; t++) {
+    if (d.per_op[t].Count()) {
+      LatencyObject(&j, OpName(static_cast<OpType>(t)), d.per_op[t]);
+    }
+  }
+  LatencyObject(&j, "all", d.all);
+  j.EndObject();
+  if (!csv_path.empty()) j.Field("intervals_csv", csv_path);
+  if (!r.sustainable_json.empty()) j.Raw("sustainable", r.sustainable_json);
+  if (r.properties) {
+    j.BeginObject("properties");
+    for (const auto& kv : r.properties->all()) j.Field(kv.first.c_str(), kv.second);
+    j.EndObject();
+  }
+  j.Raw("lsm_metrics", r.metrics_json.empty() ? "[]" : r.metrics_json);
+  j.EndObject();
+  return j.str() + "\n";
+}
+
+void WriteIntervalsCsv(FILE* f, const std::vector<IntervalStats>& intervals) {
+  fprintf(f,
+          "time_s,completed,achieved_ops_per_s,offered_ops_per_s,"
+          "queue_depth,outstanding,read_p99_us,update_p99_us,insert_p99_us,"
+          "scan_p99_us,read_modify_write_p99_us,all_p99_us,write_stalled\n");
+  for (const auto& s : intervals) {
+    fprintf(f, "%.3f,%llu,%.1f,%.1f,%llu,%llu,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n",
+            s.time_s, static_cast<unsigned long long>(s.completed),
+            s.achieved_ops_per_s, s.offered_ops_per_s,
+            static_cast<unsigned long long>(s.queue_depth),
+            static_cast<unsigned long long>(s.outstanding), s.p99_us[0],
+            s.p99_us[1], s.p99_us[2], s.p99_us[3], s.p99_us[4], s.p99_all_us,
+            s.write_stalled ? 1 : 0);
+  }
+}
+
+bool WriteReportFiles(const std::string& report_path, const RunReport& r) {
+  std::string csv = CsvPathFor(report_path);
+  // PATH.json -> PATH.csv; a PATH without the suffix gets both.
+  std::string json_path = csv.substr(0, csv.size() - 4) + ".json";
+  FILE* cf = fopen(csv.c_str(), "w");
+  if (!cf) {
+    fprintf(stderr, "ycsb_vlsm: cannot write %s\n", csv.c_str());
+    return false;
+  }
+  WriteIntervalsCsv(cf, r.result->intervals);
+  fclose(cf);
+  FILE* jf = fopen(json_path.c_str(), "w");
+  if (!jf) {
+    fprintf(stderr, "ycsb_vlsm: cannot write %s\n", json_path.c_str());
+    return false;
+  }
+  std::string json = ReportJson(r, csv);
+  fwrite(json.data(), 1, json.size(), jf);
+  fclose(jf);
+  fprintf(stderr, "[ycsb] report: %s and %s\n", json_path.c_str(), csv.c_str());
+  return true;
+}
+
+void PrintSummary(FILE* f, const RunReport& r) {
+  const DriverResult& d = *r.result;
+  fprintf(f, "[%s] %s, %s, db=%s, threads=%d", r.phase.c_str(), r.mode.c_str(),
+          r.arrival.empty() ? "-" : r.arrival.c_str(), r.db.c_str(), r.threads);
+  if (r.target_ops_per_s > 0) fprintf(f, ", target %.0f ops/s", r.target_ops_per_s);
+  fprintf(f, "\n[%s] operations %llu in %.2f s: achieved %.0f ops/s, offered "
+          "%.0f ops/s; not found %llu, errors %llu; max queue %llu\n",
+          r.phase.c_str(), static_cast<unsigned long long>(d.completed),
+          d.elapsed_s, d.achieved_ops_per_s, d.offered_ops_per_s,
+          static_cast<unsigned long long>(d.not_found),
+          static_cast<unsigned long long>(d.errors),
+          static_cast<unsigned long long>(d.max_queue_depth));
+  fprintf(f, "[%s] %-18s %10s %10s %10s %10s %10s %10s %10s %10s  (us)\n",
+          r.phase.c_str(), "op", "count", "mean", "p50", "p90", "p99", "p99.9",
+          "p99.99", "max");
+  for (int t = 0; t <= kOpTypes; t++) {
+    const LatencyHistogram& h = t < kOpTypes ? d.per_op[t] : d.all;
+    if (h.Count() == 0) continue;
+    LatencySummary s = Summarize(h);
+    fprintf(f, "[%s] %-18s %10llu %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f\n",
+            r.phase.c_str(),
+            t < kOpTypes ? OpName(static_cast<OpType>(t)) : "all",
+            static_cast<unsigned long long>(s.count), s.mean_us, s.p50_us,
+            s.p90_us, s.p99_us, s.p999_us, s.p9999_us, s.max_us);
+  }
+}
+
+}  // namespace ycsb

@@ -1,0 +1,61 @@
+// The end-of-run report: one JSON document (PATH.json) and the per-interval
+// time series as CSV beside it (PATH.csv); plus a readable summary on
+// stdout. Field meanings are listed in ycsb/README.md.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "open_loop_driver.h"
+#include "workload_properties.h"
+
+namespace ycsb {
+
+// A small JSON writer: objects and arrays nest, commas are automatic.
+class JsonWriter {
+ public:
+  JsonWriter& BeginObject(const char* key = nullptr);
+  JsonWriter& EndObject();
+  JsonWriter& BeginArray(const char* key = nullptr);
+  JsonWriter& EndArray();
+  JsonWriter& Field(const char* key, const std::string& v);
+  JsonWriter& Field(const char* key, const char* v);
+  JsonWriter& Field(const char* key, double v);
+  JsonWriter& Field(const char* key, uint64_t v);
+  JsonWriter& Field(const char* key, int v) { return Field(key, uint64_t(v)); }
+  JsonWriter& Field(const char* key, bool v);
+  // Inserts already-formatted JSON (e.g. the LSM metrics).
+  JsonWriter& Raw(const char* key, const std::string& json);
+  const std::string& str() const { return out_; }
+
+ private:
+  void Key(const char* key);
+  std::string out_;
+  std::vector<bool> first_{true};
+};
+
+std::string JsonEscape(const std::string& s);
+
+// Everything that goes into one report.
+struct RunReport {
+  std::string phase;     // "load" or "run"
+  std::string mode;      // "open-loop", "closed-loop", "find-sustainable"
+  std::string arrival;   // "constant" or "poisson"; "" for closed loop
+  std::string db;        // binding name
+  int threads = 0;
+  double target_ops_per_s = 0;
+  const Properties* properties = nullptr;
+  const DriverResult* result = nullptr;
+  std::string metrics_json;     // binding's array, may be ""
+  std::string sustainable_json; // find-sustainable's object, may be ""
+};
+
+// Writes PATH.json and PATH.csv (PATH is report minus a ".json" suffix).
+// Returns false and prints why on failure.
+bool WriteReportFiles(const std::string& report_path, const RunReport& r);
+std::string ReportJson(const RunReport& r, const std::string& csv_path);
+void WriteIntervalsCsv(FILE* f, const std::vector<IntervalStats>& intervals);
+void PrintSummary(FILE* f, const RunReport& r);
+
+}  // namespace ycsb

@@ -1,0 +1,82 @@
+// The RocksDB store: `regions` independent DB instances under
+// <rocksdb.dir>/region-<i>, each key routed to one by a hash of the key (as
+// the paper does), each with its own LsmMetricsCollector.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db_binding.h"
+#include "workload_properties.h"
+
+namespace rocksdb {
+class DB;
+class LsmMetricsCollector;
+struct Options;
+}  // namespace rocksdb
+
+namespace ycsb {
+
+// The binding's properties, parsed and checked before anything is opened
+// (PropertyError otherwise). See ycsb/README.md for each one.
+struct RocksDbConfig {
+  std::string dir = "/tmp/ycsb-rocksdb";
+  int regions = 1;
+  bool vlsm = false;
+  uint64_t vlsm_sst_size = 8 << 20;
+  int vlsm_growth = 8;
+  int vlsm_phi = 32;
+  uint64_t sst_size = 64 << 20;   // stock: memtable and target file size
+  uint64_t l1_size = 256 << 20;   // stock: max_bytes_for_level_base
+  int growth = 8;                 // stock: level multiplier
+  int num_levels = 5;
+  bool direct_io = false;
+  std::string compression = "none";
+  uint64_t block_cache_bytes = 0;  // 0: RocksDB's default cache
+  int max_background_jobs = 2;
+  bool lower_cpu_priority = false;
+  bool wal = true;
+  bool sync = false;
+  bool destroy = false;        // delete existing DBs first (load phase)
+  bool lsm_metrics = true;     // attach a collector per region
+
+  static RocksDbConfig FromProperties(const Properties& props);
+  // The options of one region (without the collector), or PropertyError
+  // naming what ConfigureVlsm / the checks rejected.
+  rocksdb::Options MakeOptions() const;
+};
+
+class RocksDbBinding : public DbBinding {
+ public:
+  // Opens every region; returns nullptr and sets *error on failure.
+  static std::unique_ptr<RocksDbBinding> Open(const RocksDbConfig& config,
+                                              std::string* error);
+  ~RocksDbBinding() override;
+
+  OpResult Read(const std::string& key) override;
+  OpResult Update(const std::string& key, const std::string& value) override;
+  OpResult Insert(const std::string& key, const std::string& value) override;
+  OpResult Scan(const std::string& start_key, uint32_t count) override;
+  OpResult ReadModifyWrite(const std::string& key,
+                           const std::string& value) override;
+
+  bool WritesStalledSinceLastCall() override;
+  void SetOperationCount(uint64_t ops) override;
+  std::string MetricsJson() override;
+  void Close() override;
+
+  int RegionOf(const std::string& key) const;
+
+ private:
+  struct Region;
+  explicit RocksDbBinding(const RocksDbConfig& config);
+  OpResult Put(const std::string& key, const std::string& value);
+  RocksDbConfig config_;
+  std::vector<std::unique_ptr<Region>> regions_;
+  bool closed_ = false;
+  std::string final_metrics_;
+};
+
+}  // namespace ycsb

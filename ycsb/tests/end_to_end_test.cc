@@ -1,0 +1,297 @@
+// ycsb_vlsm as a user runs it, on a real RocksDB: load then run workload A,
+// the report files parse and their counts add up; bad input exits with 2
+// before any DB is created.
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace {
+
+// Just enough JSON to check the report: a parse failure is a test failure.
+struct Json {
+  enum Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = kNull;
+  double number = 0;
+  std::string text;
+  std::vector<Json> items;
+  std::map<std::string, Json> fields;
+  const Json& operator[](const std::string& k) const {
+    static const Json missing;
+    auto it = fields.find(k);
+    return it == fields.end() ? missing : it->second;
+  }
+};
+
+class JsonParser {
+ public:
+  explicit JsonParser(const std::string& s) : s_(s) {}
+  bool Parse(Json* out) {
+    bool ok = Value(out);
+    Space();
+    return ok && i_ == s_.size();
+  }
+
+ private:
+  void Space() {
+    while (i_ < s_.size() && isspace(static_cast<unsigned char>(s_[i_]))) i_++;
+  }
+  bool Lit(const char* w) {
+    size_t n = strlen(w);
+    if (s_.compare(i_, n, w) != 0) return false;
+    i_ += n;
+    return true;
+  }
+  bool String(std::string* out) {
+    if (s_[i_] != '"') return false;
+    i_++;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      if (s_[i_] == '\\') {
+        i_++;
+        if (i_ >= s_.size()) return false;
+        if (s_[i_] == 'u') {
+          i_ += 4;
+          out->push_back('?');
+        } else {
+          out->push_back(s_[i_]);
+        }
+        i_++;
+      } else {
+        out->push_back(s_[i_++]);
+      }
+    }
+    if (i_ >= s_.size()) return false;
+    i_++;
+    return true;
+  }
+  bool Value(Json* v) {
+    Space();
+    if (i_ >= s_.size()) return false;
+    char c = s_[i_];
+    if (c == '{') {
+      v->kind = Json::kObject;
+      i_++;
+      Space();
+      if (s_[i_] == '}') return ++i_, true;
+      while (true) {
+        Space();
+        std::string k;
+        if (!String(&k)) return false;
+        Space();
+        if (s_[i_++] != ':') return false;
+        if (!Value(&v->fields[k])) return false;
+        Space();
+        if (s_[i_] == ',') { i_++; continue; }
+        if (s_[i_] == '}') return ++i_, true;
+        return false;
+      }
+    }
+    if (c == '[') {
+      v->kind = Json::kArray;
+      i_++;
+      Space();
+      if (s_[i_] == ']') return ++i_, true;
+      while (true) {
+        v->items.emplace_back();
+        if (!Value(&v->items.back())) return false;
+        Space();
+        if (s_[i_] == ',') { i_++; continue; }
+        if (s_[i_] == ']') return ++i_, true;
+        return false;
+      }
+    }
+    if (c == '"') {
+      v->kind = Json::kString;
+      return String(&v->text);
+    }
+    if (Lit("true")) { v->kind = Json::kBool; v->number = 1; return true; }
+    if (Lit("false")) { v->kind = Json::kBool; return true; }
+    if (Lit("null")) return true;
+    char* end = nullptr;
+    v->number = strtod(s_.c_str() + i_, &end);
+    if (end == s_.c_str() + i_) return false;
+    v->kind = Json::kNumber;
+    i_ = end - s_.c_str();
+    return true;
+  }
+  const std::string& s_;
+  size_t i_ = 0;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string TmpDir() {
+  const char* t = getenv("TEST_TMPDIR");
+  return std::string(t ? t : "/tmp") + "/ycsb_e2e";
+}
+
+struct RunOutput {
+  int exit_code = -1;
+  std::string stderr_text;
+};
+
+RunOutput RunYcsb(const std::string& args) {
+  const char* bin = getenv("YCSB_VLSM_BIN");
+  std::string err = TmpDir() + "/stderr.txt";
+  std::string cmd = std::string(bin ? bin : "./ycsb_vlsm") + " " + args +
+                    " > " + TmpDir() + "/stdout.txt 2> " + err;
+  int status = system(cmd.c_str());
+  RunOutput out;
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  out.stderr_text = Slurp(err);
+  return out;
+}
+
+std::string Workload(const char* name) {
+  const char* d = getenv("YCSB_WORKLOADS");
+  return std::string(d ? d : "ycsb/workloads") + "/" + name;
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+class EndToEnd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(system(("rm -rf " + TmpDir() + " && mkdir -p " + TmpDir()).c_str()), 0);
+  }
+  Json Report(const std::string& path) {
+    Json j;
+    std::string text = Slurp(path);
+    EXPECT_TRUE(JsonParser(text).Parse(&j)) << path << ":\n" << text;
+    return j;
+  }
+  // Rows of a CSV with the header's column count; fails otherwise.
+  size_t CsvRows(const std::string& path) {
+    std::ifstream f(path);
+    std::string line;
+    EXPECT_TRUE(static_cast<bool>(std::getline(f, line))) << path;
+    size_t cols = std::count(line.begin(), line.end(), ',') + 1;
+    EXPECT_NE(line.find("write_stalled"), std::string::npos);
+    size_t rows = 0;
+    while (std::getline(f, line)) {
+      EXPECT_EQ(std::count(line.begin(), line.end(), ',') + 1, long(cols)) << line;
+      rows++;
+    }
+    return rows;
+  }
+};
+
+TEST_F(EndToEnd, LoadThenRunWorkloadAOnRocksDb) {
+  const std::string db = TmpDir() + "/db";
+  const std::string common =
+      "-P " + Workload("workloada") + " -p db=rocksdb -p rocksdb.dir=" + db +
+      " -p recordcount=3000 -p fieldcount=2 -p fieldlength=100"
+      " -p rocksdb.sst_size=256K -p rocksdb.l1_size=1M -p regions=2"
+      " -p threads=2 -p status.interval=0.2";
+  RunOutput load = RunYcsb("load " + common + " -p target=3000 -p report=" +
+                           TmpDir() + "/load.json");
+  ASSERT_EQ(load.exit_code, 0) << load.stderr_text;
+  Json l = Report(TmpDir() + "/load.json");
+  EXPECT_EQ(l["phase"].text, "load");
+  EXPECT_EQ(l["mode"].text, "open-loop");
+  EXPECT_EQ(l["operations"].number, 3000);
+  EXPECT_EQ(l["errors"].number, 0);
+  EXPECT_EQ(l["latency_us"]["insert"]["count"].number, 3000);
+  EXPECT_GT(l["latency_us"]["insert"]["p99"].number, 0);
+  EXPECT_GE(l["latency_us"]["insert"]["max"].number,
+            l["latency_us"]["insert"]["p99"].number);
+  EXPECT_EQ(l["lsm_metrics"].kind, Json::kArray);
+  EXPECT_EQ(l["lsm_metrics"].items.size(), 2u);  // one per region
+  EXPECT_GE(CsvRows(TmpDir() + "/load.csv"), 3u);
+  EXPECT_TRUE(Exists(db + "/region-0") && Exists(db + "/region-1"));
+
+  RunOutput run = RunYcsb("run " + common +
+                          " -p operationcount=4000 -p target=4000"
+                          " -p report=" + TmpDir() + "/run.json");
+  ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+  Json r = Report(TmpDir() + "/run.json");
+  EXPECT_EQ(r["phase"].text, "run");
+  EXPECT_EQ(r["operations"].number, 4000);
+  double reads = r["latency_us"]["read"]["count"].number;
+  double updates = r["latency_us"]["update"]["count"].number;
+  EXPECT_EQ(reads + updates, 4000);
+  EXPECT_NEAR(reads, 2000, 250);
+  // Every read finds its record: the load wrote all of them.
+  EXPECT_EQ(r["not_found"].number, 0);
+  EXPECT_GE(CsvRows(TmpDir() + "/run.csv"), 3u);
+
+  // Closed loop is reported as such.
+  RunOutput closed = RunYcsb("run " + common + " -p operationcount=1000"
+                             " -p report=" + TmpDir() + "/closed.json");
+  ASSERT_EQ(closed.exit_code, 0) << closed.stderr_text;
+  EXPECT_EQ(Report(TmpDir() + "/closed.json")["mode"].text, "closed-loop");
+}
+
+TEST_F(EndToEnd, VlsmModeRuns) {
+  const std::string db = TmpDir() + "/vlsm";
+  RunOutput load = RunYcsb(
+      "load -P " + Workload("workloada") + " -p rocksdb.dir=" + db +
+      " -p vlsm=true -p vlsm.sst_size=256K -p recordcount=5000 -p fieldcount=1"
+      " -p target=10000 -p report=" + TmpDir() + "/vlsm.json");
+  ASSERT_EQ(load.exit_code, 0) << load.stderr_text;
+  Json j = Report(TmpDir() + "/vlsm.json");
+  EXPECT_EQ(j["operations"].number, 5000);
+  EXPECT_EQ(j["properties"]["vlsm"].text, "true");
+}
+
+TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
+  const std::string db = TmpDir() + "/never";
+  const std::string base = "run -P " + Workload("workloada") + " -p rocksdb.dir=" + db;
+  struct Case {
+    std::string args, expect;
+  } cases[] = {
+      {base + " -p requestdistribution=pareto", "pareto"},
+      {base + " -p readproportion=0.9", "sum to 1"},
+      {base + " -p recordcount=many", "recordcount"},
+      {base + " -p target=fast", "target"},
+      {base + " -p no.such.property=1", "no.such.property"},
+      {base + " -p compression=lzma", "lzma"},
+      {base + " -p vlsm=true -p vlsm.phi=30", "vlsm"},
+      {base + " -p arrival=bursty", "bursty"},
+      {"run -P /nonexistent/workloadq -p rocksdb.dir=" + db, "/nonexistent/workloadq"},
+      {"frobnicate -P " + Workload("workloada"), "frobnicate"},
+  };
+  for (const auto& c : cases) {
+    RunOutput out = RunYcsb(c.args);
+    EXPECT_EQ(out.exit_code, 2) << c.args << "\n" << out.stderr_text;
+    EXPECT_NE(out.stderr_text.find(c.expect), std::string::npos)
+        << c.args << "\n" << out.stderr_text;
+    // One line.
+    EXPECT_EQ(std::count(out.stderr_text.begin(), out.stderr_text.end(), '\n'), 1)
+        << out.stderr_text;
+    EXPECT_FALSE(Exists(db)) << c.args;
+  }
+}
+
+TEST_F(EndToEnd, NullStoreFindSustainableIsGeneratorOrClientBound) {
+  // A null store keeps up with everything: the search climbs until the
+  // step cap and reports a sustainable rate of at least the start.
+  RunOutput out = RunYcsb(
+      "run -P " + Workload("workloadc") + " -p db=null -p mode=find-sustainable"
+      " -p sustainable.start=2000 -p sustainable.step_seconds=0.5"
+      " -p sustainable.max_rate=4000 -p operationcount=0 -p report=" +
+      TmpDir() + "/sust.json");
+  ASSERT_EQ(out.exit_code, 0) << out.stderr_text;
+  Json j = Report(TmpDir() + "/sust.json");
+  EXPECT_EQ(j["mode"].text, "find-sustainable");
+  EXPECT_GE(j["sustainable"]["sustainable_ops_per_s"].number, 3125);
+  EXPECT_GE(j["sustainable"]["steps"].items.size(), 2u);
+}
+
+}  // namespace

@@ -1,0 +1,7 @@
+// main() for the fork's gtest binaries.
+#include "gtest/gtest.h"
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

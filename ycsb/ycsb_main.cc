@@ -1,0 +1,224 @@
+// ycsb_vlsm: an open-loop YCSB client for RocksDB (and vLSM). See
+// ycsb/README.md.
+//
+//   ycsb_vlsm load|run [-P workloadfile]... [-p name=value]...
+//             [-db null|rocksdb] [-threads N] [-target OPS] [-s]
+//
+// Exit status: 0 done, 1 the store failed, 2 bad arguments or properties
+// (reported in one line before any DB is opened).
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "core_workload.h"
+#include "null_binding.h"
+#include "open_loop_driver.h"
+#include "report.h"
+#include "rocksdb_binding.h"
+#include "sustainable_rate_search.h"
+#include "workload_properties.h"
+
+namespace ycsb {
+namespace {
+
+void Usage(FILE* f) {
+  fprintf(f,
+          "usage: ycsb_vlsm load|run [-P workloadfile]... [-p name=value]...\n"
+          "                 [-db null|rocksdb] [-threads N] [-target OPS] [-s]\n"
+          "  -P reads a property file (later files and -p override earlier)\n"
+          "  target unset = closed loop; mode=find-sustainable searches for\n"
+          "  the highest sustained rate. Properties: ycsb/README.md\n");
+}
+
+// Everything decided from the command line, checked before any DB opens.
+struct Invocation {
+  Phase phase = Phase::kRun;
+  Properties props;
+  WorkloadSpec spec;
+  DriverConfig driver;
+  std::string mode;  // "normal" or "find-sustainable"
+  std::string db;
+  std::string report_path;
+  RocksDbConfig rocksdb;
+  uint64_t null_busy_ns = 0;
+  SustainableSearchConfig search;
+};
+
+Invocation Parse(int argc, char** argv) {
+  Invocation inv;
+  if (argc < 2) throw PropertyError("missing phase: load or run");
+  std::string phase = argv[1];
+  if (phase == "load") {
+    inv.phase = Phase::kLoad;
+  } else if (phase == "run" || phase == "t") {
+    inv.phase = Phase::kRun;
+  } else {
+    throw PropertyError("unknown phase '" + phase + "' (load or run)");
+  }
+  Properties& p = inv.props;
+  for (int i = 2; i < argc; i++) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw PropertyError(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "-P") {
+      p.LoadFile(value());
+    } else if (a == "-p") {
+      p.SetFromArgument(value());
+    } else if (a == "-db") {
+      p.Set("db", value());
+    } else if (a == "-threads") {
+      p.Set("threads", value());
+    } else if (a == "-target") {
+      p.Set("target", value());
+    } else if (a == "-s") {
+      // YCSB's status flag: progress lines are always on here.
+    } else {
+      throw PropertyError("unknown argument '" + a + "'");
+    }
+  }
+  p.CheckAllKnown();
+  inv.spec = WorkloadSpec::FromProperties(p);
+
+  DriverConfig& d = inv.driver;
+  d.phase = inv.phase;
+  d.threads = static_cast<int>(p.GetCount("threads", 1));
+  if (d.threads < 1 || d.threads > 4096) {
+    throw PropertyError("property threads must be in [1, 4096]");
+  }
+  d.target_ops_per_s = p.GetDouble("target", 0);
+  if (d.target_ops_per_s < 0) throw PropertyError("property target must be >= 0");
+  std::string arrival = p.GetString("arrival", "constant");
+  if (arrival != "constant" && arrival != "poisson") {
+    throw PropertyError("unknown arrival '" + arrival + "' (constant or poisson)");
+  }
+  d.poisson = arrival == "poisson";
+  d.max_execution_s = p.GetDouble("maxexecutiontime", 0);
+  if (d.max_execution_s < 0) {
+    throw PropertyError("property maxexecutiontime must be >= 0");
+  }
+  d.status_interval_s = p.GetDouble("status.interval", 1.0);
+  if (d.status_interval_s < 0.05) {
+    throw PropertyError("property status.interval must be >= 0.05 s");
+  }
+  d.wake_us = p.GetCount("generator.wake_us", 100);
+  d.worker_batch = std::max<uint64_t>(1, p.GetCount("generator.batch", 16));
+  d.seed = p.GetCount("seed", 1);
+  if (inv.phase == Phase::kLoad) {
+    d.operation_count = p.Has("insertcount") ? p.GetCount("insertcount", 0)
+                                             : inv.spec.record_count;
+  } else {
+    d.operation_count = inv.spec.operation_count;
+  }
+  if (d.operation_count == 0 && d.max_execution_s == 0) {
+    // YCSB: operationcount 0 means "until maxexecutiontime".
+    throw PropertyError("operationcount is 0 and maxexecutiontime is unset");
+  }
+  if (d.operation_count == 0) d.operation_count = UINT64_MAX;
+
+  inv.mode = p.GetString("mode", "normal");
+  if (inv.mode != "normal" && inv.mode != "find-sustainable") {
+    throw PropertyError("unknown mode '" + inv.mode +
+                        "' (normal or find-sustainable)");
+  }
+  inv.search.start_ops_per_s = p.GetDouble("sustainable.start", 10000);
+  inv.search.factor = p.GetDouble("sustainable.factor", 1.25);
+  inv.search.step_s = p.GetDouble("sustainable.step_seconds", 5);
+  inv.search.bisect_steps = static_cast<int>(p.GetCount("sustainable.bisect_steps", 4));
+  inv.search.max_ops_per_s = p.GetDouble("sustainable.max_rate", 1e8);
+  if (inv.search.start_ops_per_s <= 0 || inv.search.factor <= 1 ||
+      inv.search.step_s <= 0) {
+    throw PropertyError("sustainable.start and sustainable.step_seconds must "
+                        "be > 0 and sustainable.factor > 1");
+  }
+
+  inv.db = p.GetString("db", "rocksdb");
+  if (inv.db == "rocksdb") {
+    inv.rocksdb = RocksDbConfig::FromProperties(p);
+  } else if (inv.db == "null") {
+    inv.null_busy_ns = p.GetCount("null.busy_ns", 0);
+  } else {
+    throw PropertyError("unknown db '" + inv.db + "' (rocksdb or null)");
+  }
+  inv.report_path = p.GetString("report", "");
+  return inv;
+}
+
+int Main(int argc, char** argv) {
+  if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    Usage(stdout);
+    return 0;
+  }
+  Invocation inv;
+  try {
+    inv = Parse(argc, argv);
+  } catch (const PropertyError& e) {
+    fprintf(stderr, "ycsb_vlsm: %s\n", e.what());
+    return 2;
+  }
+
+  std::unique_ptr<DbBinding> db;
+  if (inv.db == "rocksdb") {
+    std::string error;
+    db = RocksDbBinding::Open(inv.rocksdb, &error);
+    if (!db) {
+      fprintf(stderr, "ycsb_vlsm: %s\n", error.c_str());
+      return 1;
+    }
+  } else {
+    db.reset(new NullBinding(inv.null_busy_ns));
+  }
+
+  CoreWorkload workload(inv.spec, inv.driver.seed);
+  RunReport report;
+  report.phase = inv.phase == Phase::kLoad ? "load" : "run";
+  report.db = inv.db;
+  report.threads = inv.driver.threads;
+  report.properties = &inv.props;
+  DriverResult result;
+  SustainableResult sustainable;
+  if (inv.mode == "find-sustainable") {
+    sustainable = FindSustainableRate(inv.search, inv.driver, &workload, db.get());
+    result = std::move(sustainable.best);
+    report.mode = "find-sustainable";
+    report.arrival = inv.driver.poisson ? "poisson" : "constant";
+    report.target_ops_per_s = sustainable.sustainable_ops_per_s;
+    report.sustainable_json = SustainableJson(sustainable);
+    printf("[%s] sustainable rate: %.0f ops/s%s\n", report.phase.c_str(),
+           sustainable.sustainable_ops_per_s,
+           sustainable.generator_limited ? " (the generator limited a step)" : "");
+  } else {
+    OpenLoopDriver driver(inv.driver, &workload, db.get());
+    result = driver.Run();
+    bool closed = inv.driver.target_ops_per_s <= 0;
+    report.mode = closed ? "closed-loop" : "open-loop";
+    if (!closed) report.arrival = inv.driver.poisson ? "poisson" : "constant";
+    report.target_ops_per_s = inv.driver.target_ops_per_s;
+  }
+  uint64_t total_ops = 0;
+  if (inv.mode == "find-sustainable") {
+    for (const auto& s : sustainable.steps) {
+      total_ops += static_cast<uint64_t>(s.achieved_ops_per_s * inv.search.step_s);
+    }
+  } else {
+    total_ops = result.completed;
+  }
+  db->SetOperationCount(total_ops);
+  db->Close();
+  report.metrics_json = db->MetricsJson();
+  report.result = &result;
+  PrintSummary(stdout, report);
+  int rc = result.errors > 0 ? 1 : 0;
+  if (!inv.report_path.empty() && !WriteReportFiles(inv.report_path, report)) {
+    rc = 1;
+  }
+  db.reset();
+  return rc;
+}
+
+}  // namespace
+}  // namespace ycsb
+
+int main(int argc, char** argv) { return ycsb::Main(argc, argv); }
