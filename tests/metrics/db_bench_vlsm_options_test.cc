@@ -1,0 +1,125 @@
+// db_bench_vlsm's flag handling: good values set exactly the options
+// ConfigureVlsm() chooses; bad ones fail with a message naming the flag.
+#include "gtest/gtest.h"
+#include "tests/status_assertions.h"
+#include "tools/db_bench_vlsm_options.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+VlsmFlagValues VlsmOn() {
+  VlsmFlagValues flags;
+  flags.vlsm = true;
+  return flags;
+}
+
+std::string ErrorOf(const VlsmFlagValues& flags) {
+  VlsmOptions out;
+  Status s = VlsmOptionsFromFlags(flags, &out);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  return s.ToString();
+}
+
+TEST(DbBenchVlsmFlagsTest, GoodValuesBecomeTheVlsmOptions) {
+  VlsmFlagValues flags = VlsmOn();
+  flags.sst_size = 4 << 20;
+  flags.growth = 4;
+  flags.phi = 16;
+  VlsmOptions vlsm;
+  ASSERT_OK(VlsmOptionsFromFlags(flags, &vlsm));
+  EXPECT_EQ(vlsm.sst_size, 4u << 20);
+  EXPECT_EQ(vlsm.growth, 4);
+  EXPECT_EQ(vlsm.l1_l2_growth, 16);
+}
+
+TEST(DbBenchVlsmFlagsTest, BadValuesNameTheFlagAndTheRule) {
+  VlsmFlagValues flags = VlsmOn();
+  flags.phi = 30;
+  std::string e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_phi"), std::string::npos) << e;
+  EXPECT_NE(e.find("multiple of --vlsm_growth"), std::string::npos) << e;
+
+  flags = VlsmOn();
+  flags.growth = 1;
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_growth (f) must be >= 2"), std::string::npos) << e;
+
+  flags = VlsmOn();
+  flags.sst_size = 0;
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_sst_size (S_M) must be > 0"), std::string::npos)
+      << e;
+
+  flags = VlsmOn();
+  flags.num_levels = 2;
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--num_levels >= 3"), std::string::npos) << e;
+}
+
+TEST(DbBenchVlsmFlagsTest, VlsmParametersWithoutVlsmAreRejected) {
+  VlsmFlagValues flags;
+  flags.explicit_flags = {"vlsm_phi"};
+  const std::string e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_phi has no effect without --vlsm"),
+            std::string::npos)
+      << e;
+}
+
+TEST(DbBenchVlsmFlagsTest, AppliedOptionsAreExactlyConfigureVlsms) {
+  VlsmOptions vlsm;
+  Options expected;
+  ASSERT_OK(ConfigureVlsm(&expected, vlsm));
+  Options options;
+  std::vector<std::string> notes;
+  ASSERT_OK(ApplyVlsmToBenchOptions(vlsm, {}, &options, &notes));
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(options.compaction_pri, kVlsm);
+  EXPECT_EQ(options.write_buffer_size, 8u << 20);
+  EXPECT_EQ(options.target_file_size_base, 8u << 20);
+  EXPECT_EQ(options.max_bytes_for_level_base, 64u << 20);
+  EXPECT_EQ(options.max_bytes_for_level_multiplier, 8);
+  EXPECT_EQ(options.max_bytes_for_level_multiplier_additional,
+            expected.max_bytes_for_level_multiplier_additional);
+  EXPECT_EQ(options.max_bytes_for_level_multiplier_additional[1], 4);
+  EXPECT_EQ(options.level0_file_num_compaction_trigger, 1);
+  EXPECT_FALSE(options.level_compaction_dynamic_level_bytes);
+  EXPECT_EQ(options.max_compaction_bytes, expected.max_compaction_bytes);
+}
+
+TEST(DbBenchVlsmFlagsTest, ExplicitBenchFlagsWinWithANote) {
+  Options options;
+  options.max_write_buffer_number = 4;  // as db_bench set it from the flag
+  options.write_buffer_size = 123;      // not given: vLSM's value wins
+  std::vector<std::string> notes;
+  ASSERT_OK(ApplyVlsmToBenchOptions(VlsmOptions(), {"max_write_buffer_number"},
+                                    &options, &notes));
+  EXPECT_EQ(options.max_write_buffer_number, 4);
+  EXPECT_EQ(options.write_buffer_size, 8u << 20);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "--max_write_buffer_number=4 overrides vLSM's 2");
+}
+
+TEST(DbBenchVlsmFlagsTest, ExplicitFlagsThatBreakVlsmFail) {
+  Options options;
+  options.compaction_pri = kMinOverlappingRatio;
+  std::vector<std::string> notes;
+  Status s = ApplyVlsmToBenchOptions(VlsmOptions(), {"compaction_pri"},
+                                     &options, &notes);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("--compaction_pri conflicts with --vlsm"),
+            std::string::npos)
+      << s.ToString();
+
+  options = Options();
+  options.level_compaction_dynamic_level_bytes = true;
+  s = ApplyVlsmToBenchOptions(VlsmOptions(),
+                              {"level_compaction_dynamic_level_bytes"},
+                              &options, &notes);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("level_compaction_dynamic_level_bytes"),
+            std::string::npos)
+      << s.ToString();
+}
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE
