@@ -83,6 +83,7 @@ uint64_t LatencyHistogram::Percentile(double percentile) const {
   // Rank of the sample asked for, 1-based: ceil(p% of count), at least 1.
   uint64_t rank = static_cast<uint64_t>(std::ceil(p / 100.0 * count_));
   rank = std::max<uint64_t>(1, std::min(rank, count_));
+  if (rank == count_) return max_;  // the largest sample is kept exactly
   uint64_t seen = 0;
   for (size_t i = 0; i < kBucketCount; i++) {
     seen += buckets_[i];

@@ -187,16 +187,18 @@ DriverResult OpenLoopDriver::Run(
           next = schedule.Next();
         }
         if (!batch.empty()) {
-          max_lag_ns = std::max(max_lag_ns,
-                                double(now - batch.front().intended_ns));
+          int64_t lag = now - batch.front().intended_ns;
+          max_lag_ns = std::max(max_lag_ns, double(lag));
+          result.generator_lag.Record(static_cast<uint64_t>(lag));
           queue.PushBatch(batch);
           generated.store(n, std::memory_order_relaxed);
         }
         if (batch.size() == kMaxGeneratorBatch) continue;  // behind: no sleep
-        int64_t sleep_ns = std::min(next - SteadyNowNs(), wake_ns);
-        if (sleep_ns > 0) {
-          std::this_thread::sleep_for(std::chrono::nanoseconds(sleep_ns));
-        }
+        // Sleep at least one wake period (so a high rate costs one wake-up
+        // per period, not per request), longer when the next request is
+        // further away (so a low rate is issued on time).
+        int64_t sleep_ns = std::max(next - SteadyNowNs(), wake_ns);
+        std::this_thread::sleep_for(std::chrono::nanoseconds(sleep_ns));
       }
       generation_end_ns.store(SteadyNowNs());
       // What the store had completed when the offered load stopped: the
@@ -289,6 +291,7 @@ DriverResult OpenLoopDriver::Run(
     last_done = std::max(last_done, w->last_completion_ns.load());
   }
   for (int t = 0; t < kOpTypes; t++) result.all.Merge(result.per_op[t]);
+  result.max_queue_depth = std::max(result.max_queue_depth, queue.max_depth());
   result.generated = generated.load();
   result.discarded = discarded.load();
   result.first_intended_ns = first_intended;
@@ -304,7 +307,9 @@ DriverResult OpenLoopDriver::Run(
     // The window the schedule covered: up to the last intended time plus
     // one spacing (a run of n requests spans n spacings).
     double span = (last_intended - start_ns) / 1e9 + 1.0 / c.target_ops_per_s;
-    result.generation_s = std::max(1e-9, std::min(span, (gen_end - start_ns) / 1e9));
+    // A generator that fell behind the schedule took longer than the span:
+    // then what it offered is what it managed in that time.
+    result.generation_s = std::max(span, (gen_end - start_ns) / 1e9);
     result.completed_during_generation = completed_at_generation_end.load();
   }
   result.offered_ops_per_s = result.generated / result.generation_s;

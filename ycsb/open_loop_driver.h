@@ -82,6 +82,9 @@ struct DriverResult {
   int64_t first_intended_ns = 0;
   int64_t last_intended_ns = 0;
   double generator_max_lag_us = 0;
+  // Per generator round: hand-off time - intended time of the round's
+  // first request (how late the generator woke). The latency floor.
+  LatencyHistogram generator_lag;
   LatencyHistogram per_op[kOpTypes];
   LatencyHistogram all;
   std::vector<IntervalStats> intervals;

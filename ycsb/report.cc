@@ -140,6 +140,7 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
       .Field("backlog_growth_per_s", d.backlog_growth_per_s)
       .Field("max_queue_depth", d.max_queue_depth)
       .Field("generator_max_lag_us", d.generator_max_lag_us);
+  if (d.generator_lag.Count()) LatencyObject(&j, "generator_lag_us", d.generator_lag);
   uint64_t stalled_seconds = 0;
   for (const auto& s : d.intervals) stalled_seconds += s.write_stalled;
   j.Field("stalled_intervals", stalled_seconds);

@@ -26,6 +26,7 @@ class RequestQueue {
       std::lock_guard<std::mutex> l(mu_);
       queue_.insert(queue_.end(), batch.begin(), batch.end());
       depth_.store(queue_.size(), std::memory_order_relaxed);
+      max_depth_ = std::max<uint64_t>(max_depth_, queue_.size());
       wake = waiting_ > 0;
     }
     if (wake) {
@@ -77,6 +78,10 @@ class RequestQueue {
   }
 
   uint64_t depth() const { return depth_.load(std::memory_order_relaxed); }
+  uint64_t max_depth() {
+    std::lock_guard<std::mutex> l(mu_);
+    return max_depth_;
+  }
 
  private:
   const size_t consumers_;
@@ -85,6 +90,7 @@ class RequestQueue {
   std::deque<Request> queue_;
   int waiting_ = 0;
   bool closed_ = false;
+  uint64_t max_depth_ = 0;
   std::atomic<uint64_t> depth_{0};
 };
 

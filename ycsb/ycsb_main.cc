@@ -112,17 +112,18 @@ Invocation Parse(int argc, char** argv) {
   } else {
     d.operation_count = inv.spec.operation_count;
   }
-  if (d.operation_count == 0 && d.max_execution_s == 0) {
-    // YCSB: operationcount 0 means "until maxexecutiontime".
-    throw PropertyError("operationcount is 0 and maxexecutiontime is unset");
-  }
-  if (d.operation_count == 0) d.operation_count = UINT64_MAX;
-
   inv.mode = p.GetString("mode", "normal");
   if (inv.mode != "normal" && inv.mode != "find-sustainable") {
     throw PropertyError("unknown mode '" + inv.mode +
                         "' (normal or find-sustainable)");
   }
+  // YCSB: operationcount 0 means "until maxexecutiontime". The search
+  // sizes its own steps.
+  if (d.operation_count == 0 && d.max_execution_s == 0 &&
+      inv.mode == "normal") {
+    throw PropertyError("operationcount is 0 and maxexecutiontime is unset");
+  }
+  if (d.operation_count == 0) d.operation_count = UINT64_MAX;
   inv.search.start_ops_per_s = p.GetDouble("sustainable.start", 10000);
   inv.search.factor = p.GetDouble("sustainable.factor", 1.25);
   inv.search.step_s = p.GetDouble("sustainable.step_seconds", 5);
