@@ -85,6 +85,7 @@ struct DriverResult {
   // Per generator round: hand-off time - intended time of the round's
   // first request (how late the generator woke). The latency floor.
   LatencyHistogram generator_lag;
+  bool generator_priority_raised = false;  // nice -10 granted
   LatencyHistogram per_op[kOpTypes];
   LatencyHistogram all;
   std::vector<IntervalStats> intervals;

@@ -92,7 +92,8 @@ JsonWriter& JsonWriter::Raw(const char* key, const std::string& json) {
 
 namespace {
 
-void LatencyObject(JsonWriter* j, const char* key, const LatencyHistogram& h) {
+void LatencyObject(JsonWriter* j, const char* key, const LatencyHistogram& h,
+                   bool with_buckets = false) {
   LatencySummary s = Summarize(h);
   j->BeginObject(key)
       .Field("count", s.count)
@@ -102,8 +103,21 @@ void LatencyObject(JsonWriter* j, const char* key, const LatencyHistogram& h) {
       .Field("p99", s.p99_us)
       .Field("p99.9", s.p999_us)
       .Field("p99.99", s.p9999_us)
-      .Field("max", s.max_us)
-      .EndObject();
+      .Field("max", s.max_us);
+  if (with_buckets) {
+    // Non-empty buckets as [value_us, count]: enough for a CDF plot.
+    j->BeginArray("histogram");
+    const auto& b = h.buckets();
+    for (size_t i = 0; i < b.size(); i++) {
+      if (!b[i]) continue;
+      j->BeginArray()
+          .Field(nullptr, LatencyHistogram::BucketValue(i) / 1e3)
+          .Field(nullptr, b[i])
+          .EndArray();
+    }
+    j->EndArray();
+  }
+  j->EndObject();
 }
 
 std::string CsvPathFor(const std::string& report_path) {
@@ -140,6 +154,7 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
       .Field("backlog_growth_per_s", d.backlog_growth_per_s)
       .Field("max_queue_depth", d.max_queue_depth)
       .Field("generator_max_lag_us", d.generator_max_lag_us);
+  if (!d.closed_loop) j.Field("generator_priority_raised", d.generator_priority_raised);
   if (d.generator_lag.Count()) LatencyObject(&j, "generator_lag_us", d.generator_lag);
   uint64_t stalled_seconds = 0;
   for (const auto& s : d.intervals) stalled_seconds += s.write_stalled;
@@ -147,10 +162,10 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
   j.BeginObject("latency_us");
   for (int t = 0; t < kOpTypes; t++) {
     if (d.per_op[t].Count()) {
-      LatencyObject(&j, OpName(static_cast<OpType>(t)), d.per_op[t]);
+      LatencyObject(&j, OpName(static_cast<OpType>(t)), d.per_op[t], true);
     }
   }
-  LatencyObject(&j, "all", d.all);
+  LatencyObject(&j, "all", d.all, true);
   j.EndObject();
   if (!csv_path.empty()) j.Field("intervals_csv", csv_path);
   if (!r.sustainable_json.empty()) j.Raw("sustainable", r.sustainable_json);
