@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""PNG figures from ycsb_vlsm reports (needs Debian's python3-matplotlib).
+
+  plot.py timeseries out/loada.json [out/loada-vlsm.json ...] -o ts.png
+      throughput and P99 per interval; intervals with writes stalled shaded
+  plot.py load out/sweep-stock/stock.csv out/sweep-vlsm/vlsm.csv -o p99.png [--op update]
+      P99 against offered load (% of sustainable), one line per sweep CSV
+  plot.py cdf out/runa.json out/runa-vlsm.json -o cdf.png [--op read]
+      latency CDF tail (1 - CDF on a log axis), from the reports' histograms
+
+Each input is labelled by --labels a,b,... or by its file name.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+
+
+def load_matplotlib():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        sys.exit("plot.py: python3-matplotlib is not installed "
+                 "(apt-get install python3-matplotlib)")
+
+
+def labels_for(args):
+    if args.labels:
+        labels = args.labels.split(",")
+        if len(labels) != len(args.inputs):
+            sys.exit("plot.py: --labels needs one label per input")
+        return labels
+    return [os.path.splitext(os.path.basename(p))[0] for p in args.inputs]
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def timeseries(plt, args):
+    fig, (tput, p99) = plt.subplots(2, 1, sharex=True, figsize=(9, 6))
+    for path, label in zip(args.inputs, labels_for(args)):
+        with open(path) as f:
+            rep = json.load(f)
+        csv_path = rep.get("intervals_csv") or path[:-5] + ".csv"
+        if not os.path.isabs(csv_path) and not os.path.exists(csv_path):
+            csv_path = os.path.join(os.path.dirname(path),
+                                    os.path.basename(csv_path))
+        rows = read_csv(csv_path)
+        t = [float(r["time_s"]) for r in rows]
+        line, = tput.plot(t, [float(r["achieved_ops_per_s"]) / 1000 for r in rows],
+                          label=label)
+        col = f"{args.op.replace('-', '_')}_p99_us" if args.op != "all" else "all_p99_us"
+        p99.plot(t, [max(float(r[col]), 1) / 1000 for r in rows],
+                 color=line.get_color(), label=label)
+        # Shade the intervals in which this run's writes were stalled.
+        interval = t[1] - t[0] if len(t) > 1 else 1.0
+        for r in rows:
+            if r["write_stalled"] == "1":
+                end = float(r["time_s"])
+                for ax in (tput, p99):
+                    ax.axvspan(end - interval, end, color=line.get_color(),
+                               alpha=0.15, linewidth=0)
+    tput.set_ylabel("throughput (K ops/s)")
+    p99.set_ylabel(f"{args.op} P99 (ms)")
+    p99.set_yscale("log")
+    p99.set_xlabel("time (s); shaded: writes stalled")
+    for ax in (tput, p99):
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    return fig
+
+
+def load_curve(plt, args):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    col = f"{args.op}_p99_us"
+    for path, label in zip(args.inputs, labels_for(args)):
+        rows = [r for r in read_csv(path) if r.get(col) not in ("", None)]
+        x = [float(r["fraction"]) * 100 for r in rows]
+        y = [float(r[col]) / 1000 for r in rows]
+        ax.plot(x, y, marker="o", label=label)
+    ax.set_xlabel("offered load (% of sustainable rate)")
+    ax.set_ylabel(f"{args.op} P99 (ms)")
+    ax.set_yscale("log")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    return fig
+
+
+def cdf(plt, args):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for path, label in zip(args.inputs, labels_for(args)):
+        with open(path) as f:
+            rep = json.load(f)
+        lat = rep["latency_us"].get(args.op)
+        if not lat or not lat.get("histogram"):
+            print(f"plot.py: {path} has no {args.op} histogram", file=sys.stderr)
+            continue
+        total = float(sum(c for _, c in lat["histogram"]))
+        seen, xs, ys = 0, [], []
+        for value_us, count in lat["histogram"]:
+            seen += count
+            tail = 1 - seen / total
+            if tail <= 0:
+                break
+            xs.append(value_us / 1000)
+            ys.append(tail)
+        ax.step(xs, ys, where="post", label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"{args.op} latency (ms)")
+    ax.set_ylabel("fraction of requests slower (1 - CDF)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    return fig
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("kind", choices=["timeseries", "load", "cdf"])
+    p.add_argument("inputs", nargs="+")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--op", default="all",
+                   help="read, update, insert, scan, read-modify-write or all")
+    p.add_argument("--labels", default="")
+    args = p.parse_args()
+    plt = load_matplotlib()
+    fig = {"timeseries": timeseries, "load": load_curve, "cdf": cdf}[args.kind](plt, args)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=120)
+    print(f"plot.py: {args.output}")
+
+
+if __name__ == "__main__":
+    main()
