@@ -134,7 +134,7 @@ TEST(OpenLoopDriver, AchievedRateMatchesOfferedWithANullStore) {
     CoreWorkload w(ReadOnlySpec(), 1);
     DriverConfig c;
     c.target_ops_per_s = rate;
-    c.operation_count = static_cast<uint64_t>(rate * 2);  // 2 s
+    c.operation_count = static_cast<uint64_t>(rate * 4);  // 4 s
     c.threads = 2;
     c.progress = false;
     DriverResult r = OpenLoopDriver(c, &w, &db).Run();
