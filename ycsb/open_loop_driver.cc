@@ -37,6 +37,7 @@ struct WorkerState {
   std::atomic<int64_t> last_completion_ns{0};
   uint64_t not_found = 0;
   uint64_t errors = 0;
+  std::string value;  // the value being written
 };
 
 // The schedule of intended start times: exact multiples of the spacing, or
@@ -107,7 +108,15 @@ DriverResult OpenLoopDriver::Run(
   std::atomic<int> workers_running{threads};
   std::atomic<uint64_t> completed_at_generation_end{0};
   std::atomic<uint64_t> discarded{0};
-  const std::string value(workload_->spec().value_size(), 'v');
+  const size_t value_size = workload_->spec().value_size();
+  // Values are windows into one buffer of random bytes, at a different
+  // offset per request: incompressible (as YCSB's random values), so that
+  // compression=... measures something, and no allocation per request.
+  std::string random_bytes(value_size + (1 << 20), '\0');
+  {
+    Random64 rng(c.seed ^ 0x5eed);
+    for (char& ch : random_bytes) ch = static_cast<char>(rng.Next());
+  }
 
   const int64_t start_ns = SteadyNowNs() + 1000000;  // 1 ms to set up
   const int64_t deadline_ns =
@@ -133,6 +142,11 @@ DriverResult OpenLoopDriver::Run(
 
   auto execute = [&](WorkerState* w, const Request& r) {
     std::string key = workload_->KeyOf(r.key_number);
+    std::string& value = w->value;
+    if (IsWrite(r.op)) {
+      size_t offset = (FnvHash64(r.intended_ns) ^ r.key_number) % (1 << 20);
+      value.assign(random_bytes, offset, value_size);
+    }
     OpResult res = OpResult::kOk;
     switch (r.op) {
       case OpType::kRead: res = db_->Read(key); break;

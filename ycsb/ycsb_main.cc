@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core_workload.h"
 #include "null_binding.h"
@@ -26,7 +27,8 @@ void Usage(FILE* f) {
   fprintf(f,
           "usage: ycsb_vlsm load|run [-P workloadfile]... [-p name=value]...\n"
           "                 [-db null|rocksdb] [-threads N] [-target OPS] [-s]\n"
-          "  -P reads a property file (later files and -p override earlier)\n"
+          "  -P reads a property file (later files win); -p, -db, -threads\n"
+          "  and -target override every file\n"
           "  target unset = closed loop; mode=find-sustainable searches for\n"
           "  the highest sustained rate. Properties: ycsb/README.md\n");
 }
@@ -57,6 +59,8 @@ Invocation Parse(int argc, char** argv) {
     throw PropertyError("unknown phase '" + phase + "' (load or run)");
   }
   Properties& p = inv.props;
+  // As in YCSB, -p wins over every -P file, whatever the order.
+  std::vector<std::string> overrides;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -66,19 +70,20 @@ Invocation Parse(int argc, char** argv) {
     if (a == "-P") {
       p.LoadFile(value());
     } else if (a == "-p") {
-      p.SetFromArgument(value());
+      overrides.push_back(value());
     } else if (a == "-db") {
-      p.Set("db", value());
+      overrides.push_back("db=" + value());
     } else if (a == "-threads") {
-      p.Set("threads", value());
+      overrides.push_back("threads=" + value());
     } else if (a == "-target") {
-      p.Set("target", value());
+      overrides.push_back("target=" + value());
     } else if (a == "-s") {
       // YCSB's status flag: progress lines are always on here.
     } else {
       throw PropertyError("unknown argument '" + a + "'");
     }
   }
+  for (const std::string& o : overrides) p.SetFromArgument(o);
   p.CheckAllKnown();
   inv.spec = WorkloadSpec::FromProperties(p);
 

@@ -279,6 +279,18 @@ TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
   }
 }
 
+TEST_F(EndToEnd, OverridesWinOverFilesWhateverTheOrder) {
+  // As in YCSB: -p before -P still overrides the file's operationcount.
+  RunOutput out = RunYcsb("run -p operationcount=123 -db null -P " +
+                          Workload("workloadb") + " -target 5000 -p report=" +
+                          TmpDir() + "/order.json");
+  ASSERT_EQ(out.exit_code, 0) << out.stderr_text;
+  Json j = Report(TmpDir() + "/order.json");
+  EXPECT_EQ(j["operations"].number, 123);
+  EXPECT_EQ(j["db"].text, "null");
+  EXPECT_EQ(j["target_ops_per_s"].number, 5000);
+}
+
 TEST_F(EndToEnd, NullStoreFindSustainableIsGeneratorOrClientBound) {
   // A null store keeps up with everything: the search climbs until the
   // step cap and reports a sustainable rate of at least the start.
