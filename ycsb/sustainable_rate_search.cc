@@ -23,6 +23,9 @@ SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
     c.target_ops_per_s = rate;
     c.max_execution_s = search.step_s;
     c.discard_backlog_at_end = true;
+    // At least ~10 intervals per step, so the backlog's slope is fitted on
+    // several points.
+    c.status_interval_s = std::max(0.05, std::min(c.status_interval_s, search.step_s / 10));
     c.operation_count = static_cast<uint64_t>(rate * search.step_s) + 1;
     fprintf(stderr, "[ycsb] find-sustainable: step at %.0f ops/s\n", rate);
     OpenLoopDriver driver(c, workload, db);
