@@ -29,7 +29,7 @@ vlsm_bench_build
 
 for system in stock vlsm; do
   rm -rf "$out/$system-db"
-  vlsm_bench_run "$out" "$system" "$system" --benchmarks=fillrandom \
+  vlsm_bench_run "$out" "$system" "$system" --benchmarks=fillrandom,waitforcompaction \
     --num="$keys" --value_size=200 --db="$out/$system-db"
   rm -rf "$out/$system-db"  # keep the reports, not GBs of SSTs
 done

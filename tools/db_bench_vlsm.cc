@@ -6,6 +6,7 @@
 //       at the end of every run, vLSM or not, so stock runs compare).
 // It runs db_bench_tool() with three hooks (tools/db_bench_hooks.h): adjust
 // the options before open, attach the collector after, detach before close.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -51,6 +52,7 @@ struct Run {
   VlsmOptions vlsm;
   std::set<std::string> explicit_bench_flags;
   std::string config_json;  // the options of the last open
+  std::set<std::string> notes_shown;
   bool attached = false;
 };
 
@@ -131,10 +133,18 @@ void ConfigureOptions(Options* options) {
       std::exit(2);
     }
     for (const std::string& note : notes) {
-      std::fprintf(stdout, "db_bench_vlsm: note: %s\n", note.c_str());
+      if (run.notes_shown.insert(note).second) {
+        std::fprintf(stdout, "db_bench_vlsm: note: %s\n", note.c_str());
+      }
     }
   }
-  options->listeners.push_back(run.collector);
+  // db_bench reuses one Options for every (re)open of the DB, so the
+  // collector may already be listed; twice would count every event twice.
+  auto& listeners = options->listeners;
+  if (std::find(listeners.begin(), listeners.end(), run.collector) ==
+      listeners.end()) {
+    listeners.push_back(run.collector);
+  }
   run.config_json = ConfigJson(*options);
 }
 

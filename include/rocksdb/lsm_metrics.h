@@ -11,6 +11,10 @@
 //   collector->Detach();                          // before closing the DB
 //   std::string json = LsmMetricsToJson(collector->Report());
 //
+// Everything counts what happens between Attach and Detach (summed over
+// repeated Attach/Detach of reopened DBs); a flush at DB close, after
+// Detach, is not in the report.
+//
 // Cost: nothing per key. Work happens in listener callbacks (once per flush,
 // compaction, table file and stall change) and in one sampling thread that
 // reads a few DB properties per period.
@@ -147,7 +151,7 @@ class LsmMetricsCollector : public EventListener {
   // Starts measuring `db` (its default column family) and the sampling
   // thread. The collector must also be in the DB's options.listeners.
   // One DB at a time; InvalidArgument if another is attached or the
-  // collector is not among db's listeners.
+  // collector is not exactly once among db's listeners.
   Status Attach(DB* db);
   // Takes the final sample and the L1 census, stops the sampler. Call before
   // the DB is closed. No-op when nothing is attached.

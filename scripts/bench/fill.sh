@@ -24,9 +24,9 @@ runs=()
 for system in stock vlsm; do
   db="$out/$system-db"
   rm -rf "$db"
-  vlsm_bench_run "$out" "$system-fillrandom" "$system" --benchmarks=fillrandom \
+  vlsm_bench_run "$out" "$system-fillrandom" "$system" --benchmarks=fillrandom,waitforcompaction \
     --num="$keys" --value_size=200 --db="$db"
-  vlsm_bench_run "$out" "$system-overwrite" "$system" --benchmarks=overwrite \
+  vlsm_bench_run "$out" "$system-overwrite" "$system" --benchmarks=overwrite,waitforcompaction \
     --num="$keys" --value_size=200 --db="$db" --use_existing_db=1
   rm -rf "$db"
   runs+=("$system-fillrandom=$out/$system-fillrandom.json"

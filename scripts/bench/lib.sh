@@ -9,7 +9,9 @@
 #          VLSM_BENCH_VLSM_FLAGS adds to it (e.g. --vlsm_sst_size=4194304)
 # Both: no compression, direct I/O for flush and compaction, 2 background
 # jobs, 5 levels, one writer thread, WAL on without sync, statistics and
-# latency histograms on. Memtables: stock 2 x 64 MiB, vLSM 2 x 8 MiB (vLSM's
+# latency histograms on. Every run ends with db_bench's waitforcompaction,
+# so the report counts all the compaction work the writes caused (a run
+# that stopped with a backlog would look cheaper than it is). Memtables: stock 2 x 64 MiB, vLSM 2 x 8 MiB (vLSM's
 # own sizing; give --max_write_buffer_number=16 in VLSM_BENCH_VLSM_FLAGS
 # for equal memtable bytes).
 VLSM_BENCH_COMMON=(--key_size=16 --compression_type=none

@@ -23,7 +23,7 @@ out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/mixgraph}
 for v in "$keys" "$ops"; do
   case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_BENCH_KEYS and VLSM_BENCH_OPS must be positive whole numbers, got '$v'" >&2; exit 2;; esac
 done
-mixgraph=(--benchmarks=mixgraph --use_existing_db=1 --num="$keys" --reads="$ops"
+mixgraph=(--benchmarks=mixgraph,waitforcompaction --use_existing_db=1 --num="$keys" --reads="$ops"
   --key_dist_a=0.002312 --key_dist_b=0.3467 --keyrange_num=30
   --keyrange_dist_a=14.18 --keyrange_dist_b=-2.917 --keyrange_dist_c=0.0164
   --keyrange_dist_d=-0.08082 --value_k=0.2615 --value_sigma=25.45
@@ -36,7 +36,7 @@ runs=()
 for system in stock vlsm; do
   db="$out/$system-db"
   rm -rf "$db"
-  vlsm_bench_run "$out" "$system-load" "$system" --benchmarks=fillrandom \
+  vlsm_bench_run "$out" "$system-load" "$system" --benchmarks=fillrandom,waitforcompaction \
     --num="$keys" --value_size=200 --db="$db"
   vlsm_bench_run "$out" "$system-mixgraph" "$system" "${mixgraph[@]}" --db="$db"
   rm -rf "$db"

@@ -7,6 +7,7 @@ usage: db_bench_vlsm_run_test.py DB_BENCH_VLSM WORK_DIR
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,10 +68,16 @@ class Runs(unittest.TestCase):
         db = os.path.join(WORK, name)
         shutil.rmtree(db, ignore_errors=True)
         report = os.path.join(WORK, name + ".json")
-        p = run("--benchmarks=fillrandom", "--num=200000", "--value_size=100",
-                "--compression_type=none", "--db=" + db,
+        # waitforcompaction: db_bench prints its tickers before it closes the
+        # DB, so no compaction may still be running when it does.
+        p = run("--benchmarks=fillrandom,waitforcompaction", "--num=200000",
+                "--value_size=100",
+                "--compression_type=none", "--db=" + db, "--statistics",
                 "--vlsm_report=" + report, *flags)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.tickers = {
+            name: int(count) for name, count in re.findall(
+                r"^rocksdb\.([a-z.]+) COUNT : (\d+)$", p.stdout, re.M)}
         for heading in ("LSM metrics over", "I/O amplification",
                         "write stalls", "compaction width", "L1 vSSTs", "CPU"):
             self.assertIn(heading, p.stdout)
@@ -81,6 +88,15 @@ class Runs(unittest.TestCase):
         for field in METRIC_FIELDS:
             self.assertIn(field, m)
         self.assertEqual(m["user_keys"], num)
+        # db_bench opens the DB twice for fillrandom (once to start, once
+        # fresh); the report covers both without counting anything twice.
+        self.assertEqual(m["user_bytes"], self.tickers["bytes.written"])
+        self.assertAlmostEqual(m["flush_bytes"] / self.tickers["flush.write.bytes"],
+                               1, delta=0.02)
+        if self.tickers["compact.write.bytes"]:
+            self.assertAlmostEqual(
+                m["compaction_write_bytes"] / self.tickers["compact.write.bytes"],
+                1, delta=0.02)
         self.assertGreater(m["flush_bytes"], 0)
         total = (m["flush_bytes"] + m["compaction_read_bytes"]
                  + m["compaction_write_bytes"]) / m["user_bytes"]

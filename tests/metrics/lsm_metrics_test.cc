@@ -268,6 +268,16 @@ TEST_F(LsmMetricsTest, AttachNeedsTheCollectorAmongTheListeners) {
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(s.ToString().find("options.listeners"), std::string::npos);
   db.reset();
+
+  // Listed twice, it would count every event twice: refused.
+  auto twice = std::make_shared<LsmMetricsCollector>();
+  options.listeners = {twice, twice};
+  ASSERT_OK(DB::Open(options, path, &raw));
+  db.reset(raw);
+  s = twice->Attach(db.get());
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("more than once"), std::string::npos);
+  db.reset();
   ASSERT_OK(DestroyDB(path, options));
 }
 

@@ -106,14 +106,17 @@ class LsmMetricsCollector::Impl {
   ~Impl() { StopSampler(); }
 
   Status Attach(DB* db, EventListener* self) {
-    bool listening = false;
+    int listed = 0;
     for (const auto& listener : db->GetOptions().listeners) {
-      listening = listening || listener.get() == self;
+      listed += listener.get() == self ? 1 : 0;
     }
-    if (!listening) {
+    if (listed != 1) {
       return Status::InvalidArgument(
-          "LsmMetricsCollector: add the collector to options.listeners "
-          "before DB::Open, then Attach the opened DB");
+          listed == 0
+              ? "LsmMetricsCollector: add the collector to options.listeners "
+                "before DB::Open, then Attach the opened DB"
+              : "LsmMetricsCollector: listed more than once in "
+                "options.listeners; it would count every event that often");
     }
     const Options options = db->GetOptions();
     ColumnFamilyMetaData meta;
@@ -283,8 +286,10 @@ class LsmMetricsCollector::Impl {
       overlapped_episodes = std::move(running->second.episodes);
       running_.erase(running);
     }
-    if (!ci.status.ok()) {
-      return;  // nothing installed; the bytes it read are lost work
+    if (!ci.status.ok() || db_ == nullptr) {
+      // Failed: nothing installed. Detached: outside the measured window
+      // (for example a compaction finishing while the DB closes).
+      return;
     }
     LevelAccount& account = LevelLocked(ci.output_level);
     std::set<uint64_t> input_numbers;
@@ -341,7 +346,8 @@ class LsmMetricsCollector::Impl {
     }
     std::lock_guard<std::mutex> lock(mu_);
     file_sizes_[FileNumberOf(info.file_path)] = info.file_size;
-    if (info.reason == TableFileCreationReason::kFlush) {
+    // Only flushes inside the measured window (not the one at DB close).
+    if (info.reason == TableFileCreationReason::kFlush && db_ != nullptr) {
       LevelAccount& l0 = LevelLocked(0);
       ++l0.io.compactions;
       l0.io.written_bytes += info.file_size;
