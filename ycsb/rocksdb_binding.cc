@@ -1,5 +1,6 @@
 #include "rocksdb_binding.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "rocksdb/cache.h"
@@ -119,6 +120,16 @@ std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config
     // keep normal priority so that memtables still drain.
     env->LowerThreadPoolCPUPriority(rocksdb::Env::Priority::LOW);
   }
+  // Regions share Env::Default()'s thread pools, which RocksDB only grows
+  // to one DB's need: give every region its own max_background_jobs by
+  // sizing the pools for all of them (RocksDB's split: a quarter, at least
+  // one, for flushes; the rest for compactions).
+  int flushes = std::max(1, config.max_background_jobs / 4);
+  int compactions = std::max(1, config.max_background_jobs - flushes);
+  env->IncBackgroundThreadsIfNeeded(config.regions * compactions,
+                                    rocksdb::Env::Priority::LOW);
+  env->IncBackgroundThreadsIfNeeded(config.regions * flushes,
+                                    rocksdb::Env::Priority::HIGH);
   env->CreateDirIfMissing(config.dir);
   for (int i = 0; i < config.regions; i++) {
     std::string path = config.dir + "/region-" + std::to_string(i);

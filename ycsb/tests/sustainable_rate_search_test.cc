@@ -23,19 +23,18 @@ TEST(SustainableRateSearch, FindsAKnownCapacity) {
   search.step_s = 1;
   search.bisect_steps = 4;
   SustainableResult r = FindSustainableRate(search, base, &w, &db);
-  // Sustained below capacity, not above it; the search overshoots once and
-  // bisects back. Wide bounds: the machine is shared.
-  EXPECT_GE(r.sustainable_ops_per_s, 2500);
+  // Sustained below capacity, never above it; the search overshoots once
+  // and bisects back. Wide bounds: on a shared machine the spinning store
+  // gets less than a whole core, so its capacity can only be lower.
+  EXPECT_GE(r.sustainable_ops_per_s, 1500);
   EXPECT_LE(r.sustainable_ops_per_s, 5000);
   ASSERT_GE(r.steps.size(), 3u);
-  bool failed_above = false;
+  int failed = 0;
   for (const auto& s : r.steps) {
-    if (s.target_ops_per_s > 5200) {
-      EXPECT_FALSE(s.sustained) << s.target_ops_per_s;
-      failed_above = true;
-    }
+    if (s.target_ops_per_s > 5200) EXPECT_FALSE(s.sustained) << s.target_ops_per_s;
+    failed += !s.sustained;
   }
-  EXPECT_TRUE(failed_above);
+  EXPECT_GE(failed, 1);
   EXPECT_FALSE(r.generator_limited);
   EXPECT_GT(r.best.completed, 0u);
 }
