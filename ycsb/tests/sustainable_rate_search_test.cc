@@ -31,7 +31,9 @@ TEST(SustainableRateSearch, FindsAKnownCapacity) {
   ASSERT_GE(r.steps.size(), 3u);
   int failed = 0;
   for (const auto& s : r.steps) {
-    if (s.target_ops_per_s > 5200) EXPECT_FALSE(s.sustained) << s.target_ops_per_s;
+    if (s.target_ops_per_s > 5200) {
+      EXPECT_FALSE(s.sustained) << s.target_ops_per_s;
+    }
     failed += !s.sustained;
   }
   EXPECT_GE(failed, 1);
