@@ -1,6 +1,8 @@
 // The unbounded queue between the generator and the workers. Hand-off is
 // batched both ways (one lock per generator wake-up, one per worker
-// take), so its cost per request is a copy, not a lock.
+// take), so its cost per request is a copy, not a lock. Wake-ups chain:
+// the generator wakes one idle worker, and a worker that leaves requests
+// behind wakes the next, so only as many workers wake as there is work for.
 #pragma once
 
 #include <algorithm>
@@ -29,13 +31,9 @@ class RequestQueue {
       max_depth_ = std::max<uint64_t>(max_depth_, queue_.size());
       wake = waiting_ > 0;
     }
-    if (wake) {
-      if (batch.size() == 1) {
-        cv_.notify_one();
-      } else {
-        cv_.notify_all();
-      }
-    }
+    // One worker; it wakes the next if it leaves work behind (PopBatch), so
+    // a small batch costs one wake-up, not one per idle worker.
+    if (wake) cv_.notify_one();
   }
 
   // Producer is done: consumers drain what is left, then PopBatch returns
@@ -65,6 +63,9 @@ class RequestQueue {
     out->assign(queue_.begin(), queue_.begin() + n);
     queue_.erase(queue_.begin(), queue_.begin() + n);
     depth_.store(queue_.size(), std::memory_order_relaxed);
+    bool pass_on = !queue_.empty() && waiting_ > 0;
+    l.unlock();
+    if (pass_on) cv_.notify_one();
     return true;
   }
 
