@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rocksdb/fork_version.h"
+
 namespace ycsb {
 
 std::string JsonEscape(const std::string& s) {
@@ -136,7 +138,11 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
   const DriverResult& d = *r.result;
   JsonWriter j;
   j.BeginObject();
-  j.Field("tool", "ycsb_vlsm").Field("phase", r.phase).Field("mode", r.mode);
+  j.Field("tool", "ycsb_vlsm")
+      .Field("library", ROCKSDB_NAMESPACE::GetVlsmForkVersionAsString(true))
+      .Field("command", r.command)
+      .Field("phase", r.phase)
+      .Field("mode", r.mode);
   if (!r.arrival.empty()) j.Field("arrival", r.arrival);
   j.Field("db", r.db).Field("threads", r.threads);
   if (r.target_ops_per_s > 0) j.Field("target_ops_per_s", r.target_ops_per_s);

@@ -39,6 +39,7 @@ std::string JsonEscape(const std::string& s);
 
 // Everything that goes into one report.
 struct RunReport {
+  std::string command;   // the command line, for reproducing the run
   std::string phase;     // "load" or "run"
   std::string mode;      // "open-loop", "closed-loop", "find-sustainable"
   std::string arrival;   // "constant" or "poisson"; "" for closed loop

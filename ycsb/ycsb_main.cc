@@ -179,6 +179,10 @@ int Main(int argc, char** argv) {
 
   CoreWorkload workload(inv.spec, inv.driver.seed);
   RunReport report;
+  for (int i = 0; i < argc; i++) {
+    if (i) report.command += ' ';
+    report.command += argv[i];
+  }
   report.phase = inv.phase == Phase::kLoad ? "load" : "run";
   report.db = inv.db;
   report.threads = inv.driver.threads;
