@@ -126,12 +126,16 @@ DriverResult OpenLoopDriver::Run(
   int64_t first_intended = 0, last_intended = 0;
   double max_lag_ns = 0;
 
+  auto stopped = [&] { return c.stop && c.stop->load(std::memory_order_relaxed); };
+
   // Closed loop: workers draw requests themselves, one at a time.
   std::mutex closed_mu;
   auto next_closed = [&](Request* r) {
     std::lock_guard<std::mutex> l(closed_mu);
     uint64_t n = generated.load(std::memory_order_relaxed);
-    if (n >= c.operation_count || SteadyNowNs() >= deadline_ns) return false;
+    if (n >= c.operation_count || SteadyNowNs() >= deadline_ns || stopped()) {
+      return false;
+    }
     *r = c.phase == Phase::kLoad ? workload_->NextLoad() : workload_->NextRun();
     r->intended_ns = SteadyNowNs();
     generated.store(n + 1, std::memory_order_relaxed);
@@ -199,7 +203,7 @@ DriverResult OpenLoopDriver::Run(
       uint64_t n = 0;
       int64_t next = schedule.Next();
       first_intended = next;
-      while (n < c.operation_count && next < deadline_ns) {
+      while (n < c.operation_count && next < deadline_ns && !stopped()) {
         int64_t now = SteadyNowNs();
         batch.clear();
         while (next <= now && n < c.operation_count && next < deadline_ns &&

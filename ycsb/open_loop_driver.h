@@ -15,6 +15,7 @@
 // completes; latency = service time. Kept for comparison.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -42,6 +43,9 @@ struct DriverConfig {
   // Drop requests still queued when generation ends instead of running
   // them (find-sustainable: an overloaded step need not drain).
   bool discard_backlog_at_end = false;
+  // When set and true, stop generating (as at maxexecutiontime): the
+  // requests already issued complete and the run reports normally.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // One reporting interval.

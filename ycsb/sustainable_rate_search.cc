@@ -54,7 +54,8 @@ SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
 
   double good = 0, bad = 0;
   double rate = search.start_ops_per_s;
-  while (rate <= search.max_ops_per_s) {
+  auto stopped = [&] { return base.stop && base.stop->load(); };
+  while (rate <= search.max_ops_per_s && !stopped()) {
     if (run_step(rate)) {
       good = rate;
       rate *= search.factor;
@@ -63,12 +64,12 @@ SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
       break;
     }
   }
-  if (bad > 0) {
+  if (bad > 0 && !stopped()) {
     // Bisect; below the start rate too, if even that failed.
     double lo = good, hi = bad;
     for (int i = 0; i < search.bisect_steps; i++) {
       double mid = (lo + hi) / 2;
-      if (mid <= 0) break;
+      if (mid <= 0 || stopped()) break;
       if (run_step(mid)) {
         lo = mid;
       } else {

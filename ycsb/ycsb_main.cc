@@ -6,6 +6,8 @@
 //
 // Exit status: 0 done, 1 the store failed, 2 bad arguments or properties
 // (reported in one line before any DB is opened).
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -22,6 +24,14 @@
 
 namespace ycsb {
 namespace {
+
+// Ctrl-C / SIGTERM: stop offering load, let issued requests finish, and
+// still write the report. A second signal kills as usual.
+std::atomic<bool> g_stop{false};
+void OnStopSignal(int sig) {
+  g_stop.store(true);
+  signal(sig, SIG_DFL);
+}
 
 void Usage(FILE* f) {
   fprintf(f,
@@ -177,6 +187,9 @@ int Main(int argc, char** argv) {
     db.reset(new NullBinding(inv.null_busy_ns));
   }
 
+  inv.driver.stop = &g_stop;
+  signal(SIGINT, OnStopSignal);
+  signal(SIGTERM, OnStopSignal);
   CoreWorkload workload(inv.spec, inv.driver.seed);
   RunReport report;
   for (int i = 0; i < argc; i++) {
