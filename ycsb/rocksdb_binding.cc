@@ -251,10 +251,11 @@ bool RocksDbBinding::WritesStalledSinceLastCall() {
 }
 
 void RocksDbBinding::SetOperationCount(uint64_t ops) {
-  // Regions share the process's CPU; each collector gets its share of the
-  // operations so that CPU per op is comparable across region counts.
+  // Every collector measures the whole process's CPU (the regions share
+  // it), so each divides it by all the operations: each region's
+  // cpu_us_per_op is then the process's CPU per operation.
   for (auto& r : regions_) {
-    if (r->collector) r->collector->SetOperationCount(ops / regions_.size());
+    if (r->collector) r->collector->SetOperationCount(ops);
   }
 }
 
