@@ -2,9 +2,11 @@
 // stall episodes as they happen; one sampling thread reads a few DB
 // properties per period for the time series and the user byte count.
 //
-// Locking: one mutex guards all state. Callbacks run on RocksDB's background
+// Locking: mu_ guards all state. Callbacks run on RocksDB's background
 // threads without the DB mutex, and the sampler reads DB properties before
-// taking ours, so the two locks are never held together.
+// taking mu_, so mu_ and the DB mutex are never held together. attach_mu_
+// serializes Attach, Detach and Report: Report reads the DB outside mu_,
+// and must not do so while Detach hands the DB back to be closed.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -106,6 +108,7 @@ class LsmMetricsCollector::Impl {
   ~Impl() { StopSampler(); }
 
   Status Attach(DB* db, EventListener* self) {
+    std::lock_guard<std::mutex> attach_lock(attach_mu_);
     int listed = 0;
     for (const auto& listener : db->GetOptions().listeners) {
       listed += listener.get() == self ? 1 : 0;
@@ -160,6 +163,7 @@ class LsmMetricsCollector::Impl {
   }
 
   void Detach() {
+    std::lock_guard<std::mutex> attach_lock(attach_mu_);
     DB* db;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -195,6 +199,7 @@ class LsmMetricsCollector::Impl {
   }
 
   LsmMetricsReport Report() const {
+    std::lock_guard<std::mutex> attach_lock(attach_mu_);
     DB* db;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -499,6 +504,7 @@ class LsmMetricsCollector::Impl {
   }
 
   const Config config_;
+  mutable std::mutex attach_mu_;  // taken before mu_, never inside it
   mutable std::mutex mu_;
   std::condition_variable sampler_cv_;
   std::thread sampler_;
