@@ -28,6 +28,9 @@ vlsm_install_packages() {
 # ccache: hash paths relative to the checkout, so a fresh clone elsewhere
 # still hits the cache of an earlier build.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$VLSM_ROOT}"
+# Debug objects (-g) would otherwise hash the working directory and never
+# hit across clones; the debug info then names the first clone's path.
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 
 # Configures (if needed) and builds one tree. $1 = build dir, rest = cmake -D args.
 vlsm_build() {
