@@ -161,14 +161,30 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
   std::unique_ptr<DB> db(raw);
 
   // Fill: 60 000 distinct keys of 1 KB would need 60 MB; the disk has 24.
+  // Writes use no_slowdown and retry a stall (Incomplete, nothing written):
+  // a writer that blocks in a stall while RocksDB's automatic NoSpace
+  // recovery starts can deadlock with it (upstream 9.10: the recovery flush
+  // waits to enter the write queue, whose leader waits for the recovery;
+  // seen once in 10 runs, docs/reliability.md).
+  WriteOptions no_wait;
+  no_wait.no_slowdown = true;
   Model model;
   std::mt19937 rng(7);
   Status failed;
-  uint64_t acknowledged = 0;
+  uint64_t acknowledged = 0, stalls = 0;
   for (int i = 0; i < 200000 && failed.ok(); ++i) {
     const std::string key = Key(static_cast<int>(rng() % 60000));
     const std::string value = std::to_string(i) + std::string(kValueSize, 'v');
-    failed = db->Put(WriteOptions(), key, value);
+    failed = db->Put(no_wait, key, value);
+    // A stall is retried, unless it is RocksDB holding writes because the
+    // disk is full (a background NoSpace error was reported): that is the
+    // clean refusal this test waits for.
+    while (failed.IsIncomplete() && observer->no_space_errors.load() == 0 &&
+           stalls < 10000000) {
+      ++stalls;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      failed = db->Put(no_wait, key, value);
+    }
     if (failed.ok()) {
       model[key] = {value};
       ++acknowledged;
@@ -177,19 +193,19 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
       model[key].push_back(value);
     }
   }
-  std::printf("acknowledged %llu writes before: %s\n",
-              static_cast<unsigned long long>(acknowledged), failed.ToString().c_str());
+  std::printf("acknowledged %llu writes (%llu stalls retried) before: %s\n",
+              static_cast<unsigned long long>(acknowledged),
+              static_cast<unsigned long long>(stalls), failed.ToString().c_str());
   ASSERT_FALSE(failed.ok()) << "the disk never filled";
-  EXPECT_TRUE(failed.IsNoSpace() || failed.ToString().find("No space") != std::string::npos)
+  EXPECT_TRUE(failed.IsNoSpace() || failed.ToString().find("No space") != std::string::npos ||
+              (failed.IsIncomplete() && observer->no_space_errors.load() > 0))
       << failed.ToString();
   EXPECT_GE(observer->no_space_errors.load(), 1) << "no background NoSpace error reported";
   // The DB is stopped, not half-working: further writes do not succeed.
   // While RocksDB's automatic recovery waits for space (its default
   // SstFileManager polls for it) writers are stalled, as on a stopped write
-  // controller: a plain Put would block until space is freed, so these use
-  // no_slowdown, which turns the stall into an immediate non-OK Status.
-  WriteOptions no_wait;
-  no_wait.no_slowdown = true;
+  // controller: a plain Put would block until space is freed; no_slowdown
+  // turns the stall into an immediate non-OK Status.
   for (int i = 0; i < 10; ++i) {
     const std::string key = Key(static_cast<int>(rng() % 60000));
     const std::string value = "full" + std::to_string(i);
@@ -221,15 +237,37 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
   ExpectMatchesModel(db.get(), model, "after Resume");
 
   const int compactions_before = observer->compactions_ok.load();
-  for (int i = 0; i < 1500; ++i) {  // 1.5 MB over existing keys: reclaimable
-    const std::string key = Key(static_cast<int>(rng() % 60000));
-    if (model.count(key) == 0) continue;  // new keys would need new space
-    const std::string value = "after" + std::to_string(i) + std::string(kValueSize, 'w');
-    ASSERT_OK(db->Put(WriteOptions(), key, value));
-    model[key] = {value};
+  // 1.5 MB over existing keys (reclaimable space), a flush, compactions.
+  auto write_more = [&](int round) -> Status {
+    for (int i = 0; i < 1500; ++i) {
+      const std::string key = Key(static_cast<int>(rng() % 60000));
+      if (model.count(key) == 0) continue;  // new keys would need new space
+      const std::string value =
+          "after" + std::to_string(round) + "." + std::to_string(i) + std::string(kValueSize, 'w');
+      const Status s = db->Put(WriteOptions(), key, value);
+      if (!s.ok()) {
+        model[key].push_back(value);
+        return s;
+      }
+      model[key] = {value};
+    }
+    Status s = db->Flush(FlushOptions());
+    return s.ok() ? db->WaitForCompact(WaitForCompactOptions()) : s;
+  };
+  Status more = write_more(1);
+  if (!more.ok()) {
+    // Seen once in 6 runs: the first NoSpace hit a compaction (a soft error,
+    // writes only stalled); Resume() returned OK at once, and a later job
+    // failed again. The contract is "Resume() or reopen": reopen.
+    std::printf("after Resume(): %s; reopening\n", more.ToString().c_str());
+    db.reset();
+    ASSERT_OK(DB::Open(options, path, &raw));
+    db.reset(raw);
+    ExpectMatchesModel(db.get(), model, "after reopening");
+    more = write_more(2);
   }
-  ASSERT_OK(db->Flush(FlushOptions()));
-  ASSERT_OK(db->WaitForCompact(WaitForCompactOptions()));
+  ASSERT_OK(more);
+  EXPECT_EQ(db->GetOptions().compaction_pri, kVlsm);
   EXPECT_GT(observer->compactions_ok.load(), compactions_before)
       << "no compaction succeeded after Resume";
   ExpectMatchesModel(db.get(), model, "after more writes");
