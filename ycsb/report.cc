@@ -152,6 +152,7 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
       .Field("errors", d.errors)
       .Field("discarded", d.discarded)
       .Field("elapsed_s", d.elapsed_s)
+      .Field("peak_rss_bytes", r.peak_rss_bytes)
       .Field("generation_s", d.generation_s)
       .Field("offered_ops_per_s", d.offered_ops_per_s)
       .Field("achieved_ops_per_s", d.achieved_ops_per_s)
@@ -236,6 +237,10 @@ void PrintSummary(FILE* f, const RunReport& r) {
           static_cast<unsigned long long>(d.not_found),
           static_cast<unsigned long long>(d.errors),
           static_cast<unsigned long long>(d.max_queue_depth));
+  if (r.peak_rss_bytes > 0) {
+    fprintf(f, "[%s] peak RSS %.1f MiB\n", r.phase.c_str(),
+            r.peak_rss_bytes / 1048576.0);
+  }
   fprintf(f, "[%s] %-18s %10s %10s %10s %10s %10s %10s %10s %10s  (us)\n",
           r.phase.c_str(), "op", "count", "mean", "p50", "p90", "p99", "p99.9",
           "p99.99", "max");

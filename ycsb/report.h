@@ -50,6 +50,7 @@ struct RunReport {
   const DriverResult* result = nullptr;
   std::string metrics_json;     // binding's array, may be ""
   std::string sustainable_json; // find-sustainable's object, may be ""
+  uint64_t peak_rss_bytes = 0;  // the process's maximum resident set
 };
 
 // Writes PATH.json and PATH.csv (PATH is report minus a ".json" suffix).

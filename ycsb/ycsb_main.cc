@@ -6,6 +6,9 @@
 //
 // Exit status: 0 done, 1 the store failed, 2 bad arguments or properties
 // (reported in one line before any DB is opened).
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -35,17 +38,20 @@ void OnStopSignal(int sig) {
 
 void Usage(FILE* f) {
   fprintf(f,
-          "usage: ycsb_vlsm load|run [-P workloadfile]... [-p name=value]...\n"
+          "usage: ycsb_vlsm load|run|verify [-P workloadfile]... [-p name=value]...\n"
           "                 [-db null|rocksdb] [-threads N] [-target OPS] [-s]\n"
           "  -P reads a property file (later files win); -p, -db, -threads\n"
           "  and -target override every file\n"
           "  target unset = closed loop; mode=find-sustainable searches for\n"
-          "  the highest sustained rate. Properties: ycsb/README.md\n");
+          "  the highest sustained rate. verify reads every loaded record\n"
+          "  (key numbers [insertstart, insertstart + recordcount)) and\n"
+          "  exits 1 if one is missing. Properties: ycsb/README.md\n");
 }
 
 // Everything decided from the command line, checked before any DB opens.
 struct Invocation {
   Phase phase = Phase::kRun;
+  bool verify = false;  // the verify phase: read every loaded record
   Properties props;
   WorkloadSpec spec;
   DriverConfig driver;
@@ -59,14 +65,16 @@ struct Invocation {
 
 Invocation Parse(int argc, char** argv) {
   Invocation inv;
-  if (argc < 2) throw PropertyError("missing phase: load or run");
+  if (argc < 2) throw PropertyError("missing phase: load, run or verify");
   std::string phase = argv[1];
   if (phase == "load") {
     inv.phase = Phase::kLoad;
   } else if (phase == "run" || phase == "t") {
     inv.phase = Phase::kRun;
+  } else if (phase == "verify") {
+    inv.verify = true;
   } else {
-    throw PropertyError("unknown phase '" + phase + "' (load or run)");
+    throw PropertyError("unknown phase '" + phase + "' (load, run or verify)");
   }
   Properties& p = inv.props;
   // As in YCSB, -p wins over every -P file, whatever the order.
@@ -162,6 +170,47 @@ Invocation Parse(int argc, char** argv) {
   return inv;
 }
 
+uint64_t PeakRssBytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux: KiB
+}
+
+// The verify phase: every record a load inserted is still there. Reads
+// the key numbers a load of the same properties inserts, in order, on one
+// thread; prints a progress line every 10% and a summary.
+int VerifyLoadedRecords(const CoreWorkload& workload, const WorkloadSpec& spec,
+                        DbBinding* db) {
+  uint64_t missing = 0, errors = 0;
+  const uint64_t first = spec.insert_start;
+  const uint64_t count = spec.record_count;
+  const uint64_t step = std::max<uint64_t>(count / 10, 1);
+  for (uint64_t i = 0; i < count && !g_stop; ++i) {
+    const OpResult r = db->Read(workload.KeyOf(first + i));
+    if (r == OpResult::kNotFound) {
+      if (missing++ < 10) {
+        fprintf(stderr, "[verify] missing: %s\n",
+                workload.KeyOf(first + i).c_str());
+      }
+    } else if (r == OpResult::kError) {
+      ++errors;
+    }
+    if ((i + 1) % step == 0) {
+      fprintf(stderr, "[verify] %llu/%llu read\n",
+              static_cast<unsigned long long>(i + 1),
+              static_cast<unsigned long long>(count));
+    }
+  }
+  db->Close();
+  printf("[verify] %llu records from %llu: %llu missing, %llu errors; "
+         "peak RSS %.1f MiB\n",
+         static_cast<unsigned long long>(count),
+         static_cast<unsigned long long>(first),
+         static_cast<unsigned long long>(missing),
+         static_cast<unsigned long long>(errors), PeakRssBytes() / 1048576.0);
+  return missing == 0 && errors == 0 && !g_stop ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
     Usage(stdout);
@@ -187,6 +236,10 @@ int Main(int argc, char** argv) {
     db.reset(new NullBinding(inv.null_busy_ns));
   }
 
+  if (inv.verify) {
+    return VerifyLoadedRecords(CoreWorkload(inv.spec, inv.driver.seed),
+                               inv.spec, db.get());
+  }
   inv.driver.stop = &g_stop;
   signal(SIGINT, OnStopSignal);
   signal(SIGTERM, OnStopSignal);
@@ -230,6 +283,7 @@ int Main(int argc, char** argv) {
   }
   db->SetOperationCount(total_ops);
   db->Close();
+  report.peak_rss_bytes = PeakRssBytes();
   report.metrics_json = db->MetricsJson();
   report.result = &result;
   PrintSummary(stdout, report);

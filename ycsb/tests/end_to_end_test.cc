@@ -236,6 +236,18 @@ TEST_F(EndToEnd, LoadThenRunWorkloadAOnRocksDb) {
                              " -p report=" + TmpDir() + "/closed.json");
   ASSERT_EQ(closed.exit_code, 0) << closed.stderr_text;
   EXPECT_EQ(Report(TmpDir() + "/closed.json")["mode"].text, "closed-loop");
+  EXPECT_GT(l["peak_rss_bytes"].number, 0);
+
+  // verify: every loaded record is there; records never loaded are
+  // reported missing and fail the phase.
+  RunOutput verified = RunYcsb("verify " + common);
+  EXPECT_EQ(verified.exit_code, 0) << verified.stderr_text;
+  RunOutput beyond = RunYcsb("verify " + common + " -p recordcount=3005");
+  EXPECT_EQ(beyond.exit_code, 1) << beyond.stderr_text;
+  EXPECT_NE(beyond.stderr_text.find("[verify] missing: "), std::string::npos)
+      << beyond.stderr_text;
+  EXPECT_NE(Slurp(TmpDir() + "/stdout.txt").find("5 missing, 0 errors"),
+            std::string::npos);
 }
 
 TEST_F(EndToEnd, VlsmModeRuns) {
