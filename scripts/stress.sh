@@ -9,7 +9,10 @@
 #   3. the fork's reliability tests, long (docs/reliability.md; the short
 #      versions are `ctest -L reliability`): VLSM_CRASH_KILLS SIGKILLs of
 #      tests/reliability/crash_writer in each of sync and nosync mode, and
-#      VLSM_FAULT_REPEAT repetitions of the disk-full and I/O-error tests.
+#      VLSM_FAULT_REPEAT repetitions of the disk-full and I/O-error tests;
+#   4. underload: scripts/under_load.sh, YCSB Load A at 95% of vLSM's
+#      sustainable rate for VLSM_UNDERLOAD_SECONDS (default 600), then every
+#      record read back, with the peak RSS.
 # Builds build/debug (Debug, for kill points and fault injection) and the
 # reliability targets of build/ (Release) if needed.
 # Environment: VLSM_STRESS_OPS (default 2000000), VLSM_CRASH_SECONDS (default
@@ -17,7 +20,7 @@
 # VLSM_KILL_ODD (whitebox: 1 in N kill-point hits kills, default 88887),
 # VLSM_CRASH_KILLS (default 300), VLSM_FAULT_REPEAT (default 10),
 # VLSM_STRESS_DIR (default build/stress), VLSM_STRESS_ONLY (a list of the
-# parts to run: db_stress crashtest reliability; default all three).
+# parts to run: db_stress crashtest reliability underload; default all).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$VLSM_ROOT"
@@ -30,7 +33,7 @@ interval=${VLSM_CRASH_INTERVAL:-60}
 kill_odd=${VLSM_KILL_ODD:-88887}
 kills=${VLSM_CRASH_KILLS:-300}
 repeat=${VLSM_FAULT_REPEAT:-10}
-only=${VLSM_STRESS_ONLY:-db_stress crashtest reliability}
+only=${VLSM_STRESS_ONLY:-db_stress crashtest reliability underload}
 wants() { [[ " $only " == *" $1 "* ]]; }
 
 vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3
@@ -95,5 +98,10 @@ if wants reliability; then
   TEST_TMPDIR="$work" build/io_error_test --gtest_repeat="$repeat" > "$work/io_error_test.log" 2>&1 ||
     { tail -40 "$work/io_error_test.log"; echo "io_error_test failed" >&2; exit 1; }
   grep -cE '^\[       OK \]' "$work/io_error_test.log" | sed 's/$/ I\/O-error cases passed/'
+fi
+if wants underload; then
+  echo "== 4. under load: YCSB Load A at 95% of vLSM's sustainable rate"
+  cmake --build build -j "${VLSM_JOBS:-2}" --target ycsb_vlsm | tail -1
+  VLSM_UNDERLOAD_DIR="$work/under-load" scripts/under_load.sh
 fi
 echo "== stress runs passed; logs in $work"

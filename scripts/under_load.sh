@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# vLSM under sustained load (issue 6): YCSB Load A, open loop, at 95% of
+# the rate vLSM sustains on this machine, for a fixed time; then every
+# record is read back. Passes when the load has no error and the
+# verification finds every record; prints the peak RSS (memory must not
+# grow without bound: the report's peak_rss_bytes against the DB's memtable
+# and block cache budget).
+#   1. find-sustainable on a scratch DB (steps of VLSM_UNDERLOAD_STEP s);
+#   2. load VLSM_UNDERLOAD_SECONDS x 95% of that rate records at 95% of it;
+#   3. ycsb_vlsm verify on the loaded DB.
+# Environment: VLSM_UNDERLOAD_SECONDS (default 600), VLSM_UNDERLOAD_STEP
+# (default 20), VLSM_UNDERLOAD_DIR (default build/under-load; not tmpfs:
+# direct I/O), VLSM_YCSB_BIN (default build/ycsb_vlsm).
+# Output: <dir>/{sustainable,load}.{json,csv,out,err}, verify.{out,err}.
+set -euo pipefail
+VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${VLSM_UNDERLOAD_SECONDS:-600}
+step=${VLSM_UNDERLOAD_STEP:-20}
+out=${VLSM_UNDERLOAD_DIR:-$VLSM_ROOT/build/under-load}
+ycsb=${VLSM_YCSB_BIN:-$VLSM_ROOT/build/ycsb_vlsm}
+for v in "$seconds" "$step"; do
+  case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_UNDERLOAD_SECONDS and VLSM_UNDERLOAD_STEP must be positive whole numbers, got '$v'" >&2; exit 2;; esac
+done
+[ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+rm -rf "$out"; mkdir -p "$out"
+common=(-P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 -p fieldlength=200
+        -p threads=4 -p direct_io=true -p vlsm=true)
+
+echo "== 1. vLSM's sustainable Load A rate (steps of $step s)"
+"$ycsb" load "${common[@]}" -p rocksdb.dir="$out/search-db" -p mode=find-sustainable \
+  -p sustainable.start=20000 -p sustainable.step_seconds="$step" \
+  -p recordcount=1000000000 -p report="$out/sustainable.json" \
+  > "$out/sustainable.out" 2> "$out/sustainable.err"
+rm -rf "$out/search-db"
+sustainable=$(sed -n 's/.*sustainable rate: \([0-9]*\) ops\/s.*/\1/p' "$out/sustainable.out")
+[ -n "$sustainable" ] || { echo "error: no sustainable rate in $out/sustainable.out" >&2; exit 1; }
+rate=$(( sustainable * 95 / 100 ))
+records=$(( rate * seconds ))
+echo "   sustainable $sustainable ops/s; loading $records records at $rate ops/s"
+
+echo "== 2. Load A at 95%: $records inserts at $rate/s"
+status=0
+"$ycsb" load "${common[@]}" -p rocksdb.dir="$out/db" -p recordcount="$records" \
+  -p target="$rate" -p report="$out/load.json" \
+  > "$out/load.out" 2> "$out/load.err" || status=1
+grep -E "operations|insert |peak RSS" "$out/load.out" | sed 's/^/   /'
+
+echo "== 3. verify every record"
+"$ycsb" verify "${common[@]}" -p rocksdb.dir="$out/db" -p recordcount="$records" \
+  > "$out/verify.out" 2> "$out/verify.err" || status=1
+sed 's/^/   /' "$out/verify.out"
+rm -rf "$out/db"
+[ "$status" = 0 ] && echo "== under load: passed" || echo "== under load: FAILED (see $out)"
+exit "$status"
