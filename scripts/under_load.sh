@@ -8,6 +8,10 @@
 #   1. find-sustainable on a scratch DB (steps of VLSM_UNDERLOAD_STEP s);
 #   2. load VLSM_UNDERLOAD_SECONDS x 95% of that rate records at 95% of it;
 #   3. ycsb_vlsm verify on the loaded DB.
+# The search runs on a young tree: it overestimates what a 10-minute load
+# sustains as the tree grows (measured: 76 K/s found, about 45 K/s held;
+# docs/reliability.md). VLSM_UNDERLOAD_RATE skips the search and loads at
+# that rate (ops/s) instead.
 # Environment: VLSM_UNDERLOAD_SECONDS (default 600), VLSM_UNDERLOAD_STEP
 # (default 20), VLSM_UNDERLOAD_DIR (default build/under-load; not tmpfs:
 # direct I/O), VLSM_YCSB_BIN (default build/ycsb_vlsm).
@@ -26,19 +30,25 @@ rm -rf "$out"; mkdir -p "$out"
 common=(-P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 -p fieldlength=200
         -p threads=4 -p direct_io=true -p vlsm=true)
 
-echo "== 1. vLSM's sustainable Load A rate (steps of $step s)"
-"$ycsb" load "${common[@]}" -p rocksdb.dir="$out/search-db" -p mode=find-sustainable \
-  -p sustainable.start=20000 -p sustainable.step_seconds="$step" \
-  -p recordcount=1000000000 -p report="$out/sustainable.json" \
-  > "$out/sustainable.out" 2> "$out/sustainable.err"
-rm -rf "$out/search-db"
-sustainable=$(sed -n 's/.*sustainable rate: \([0-9]*\) ops\/s.*/\1/p' "$out/sustainable.out")
-[ -n "$sustainable" ] || { echo "error: no sustainable rate in $out/sustainable.out" >&2; exit 1; }
-rate=$(( sustainable * 95 / 100 ))
+if [ -n "${VLSM_UNDERLOAD_RATE:-}" ]; then
+  case "$VLSM_UNDERLOAD_RATE" in *[!0-9]*|0) echo "error: VLSM_UNDERLOAD_RATE must be a positive whole number, got '$VLSM_UNDERLOAD_RATE'" >&2; exit 2;; esac
+  rate=$VLSM_UNDERLOAD_RATE
+  echo "== 1. rate given: $rate ops/s (no search)"
+else
+  echo "== 1. vLSM's sustainable Load A rate (steps of $step s)"
+  "$ycsb" load "${common[@]}" -p rocksdb.dir="$out/search-db" -p mode=find-sustainable \
+    -p sustainable.start=20000 -p sustainable.step_seconds="$step" \
+    -p recordcount=1000000000 -p report="$out/sustainable.json" \
+    > "$out/sustainable.out" 2> "$out/sustainable.err"
+  rm -rf "$out/search-db"
+  sustainable=$(sed -n 's/.*sustainable rate: \([0-9]*\) ops\/s.*/\1/p' "$out/sustainable.out")
+  [ -n "$sustainable" ] || { echo "error: no sustainable rate in $out/sustainable.out" >&2; exit 1; }
+  rate=$(( sustainable * 95 / 100 ))
+  echo "   sustainable $sustainable ops/s; 95% of it: $rate ops/s"
+fi
 records=$(( rate * seconds ))
-echo "   sustainable $sustainable ops/s; loading $records records at $rate ops/s"
 
-echo "== 2. Load A at 95%: $records inserts at $rate/s"
+echo "== 2. Load A: $records inserts at $rate/s"
 status=0
 "$ycsb" load "${common[@]}" -p rocksdb.dir="$out/db" -p recordcount="$records" \
   -p target="$rate" -p report="$out/load.json" \
