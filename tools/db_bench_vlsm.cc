@@ -53,7 +53,6 @@ struct Run {
   std::set<std::string> explicit_bench_flags;
   std::string config_json;  // the options of the last open
   std::set<std::string> notes_shown;
-  bool attached = false;
 };
 
 Run& TheRun() {
@@ -153,9 +152,7 @@ void DbOpened(DB* db) {
   if (!s.ok()) {
     std::fprintf(stderr, "db_bench_vlsm: no metrics for this open: %s\n",
                  s.ToString().c_str());
-    return;
   }
-  TheRun().attached = true;
 }
 
 // With --statistics, CPU is divided by every key operation; without, by
