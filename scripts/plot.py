@@ -48,7 +48,7 @@ def timeseries(plt, args):
         with open(path) as f:
             rep = json.load(f)
         csv_path = rep.get("intervals_csv") or path[:-5] + ".csv"
-        if not os.path.isabs(csv_path) and not os.path.exists(csv_path):
+        if not os.path.exists(csv_path):  # moved beside its report
             csv_path = os.path.join(os.path.dirname(path),
                                     os.path.basename(csv_path))
         rows = read_csv(csv_path)

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "rocksdb/cache.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/lsm_metrics.h"
@@ -61,6 +62,7 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   c.sync = p.GetBool("rocksdb.sync", false);
   c.destroy = p.GetBool("rocksdb.destroy", false);
   c.lsm_metrics = p.GetBool("lsm_metrics", true);
+  c.extra_options = p.GetString("rocksdb.options", "");
   if (c.growth < 2 || c.num_levels < 2 || c.max_background_jobs < 1 ||
       c.sst_size == 0 || c.l1_size == 0) {
     throw PropertyError("rocksdb.growth must be >= 2, rocksdb.num_levels >= 2, "
@@ -103,6 +105,14 @@ rocksdb::Options RocksDbConfig::MakeOptions() const {
     v.l1_l2_growth = vlsm_phi;
     rocksdb::Status s = rocksdb::ConfigureVlsm(&o, v);
     if (!s.ok()) throw PropertyError("vlsm options: " + s.ToString());
+  }
+  if (!extra_options.empty()) {
+    rocksdb::ConfigOptions strict;  // an unknown or misspelt option is an error
+    strict.ignore_unknown_options = false;
+    strict.input_strings_escaped = false;
+    rocksdb::Options base = o;
+    rocksdb::Status s = rocksdb::GetOptionsFromString(strict, base, extra_options, &o);
+    if (!s.ok()) throw PropertyError("rocksdb.options: " + s.ToString());
   }
   rocksdb::Status s = rocksdb::CheckVlsmOptions(o);
   if (!s.ok()) throw PropertyError("rocksdb options: " + s.ToString());

@@ -41,6 +41,10 @@ struct RocksDbConfig {
   bool sync = false;
   bool destroy = false;        // delete existing DBs first (load phase)
   bool lsm_metrics = true;     // attach a collector per region
+  // Any RocksDB options, as an options string ("a=1;b=2"), applied after
+  // the sizes above: how the evaluation expresses RocksDB-IO's limits and
+  // equal memtable memory without a property per option.
+  std::string extra_options;
 
   static RocksDbConfig FromProperties(const Properties& props);
   // The options of one region (without the collector), or PropertyError

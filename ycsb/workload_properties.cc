@@ -42,7 +42,8 @@ const std::set<std::string>& KnownNames() {
       "vlsm.phi", "rocksdb.sst_size", "rocksdb.l1_size", "rocksdb.growth",
       "rocksdb.num_levels", "rocksdb.wal", "rocksdb.sync",
       "rocksdb.destroy", "direct_io", "compression", "block_cache_bytes",
-      "max_background_jobs", "lower_cpu_priority", "lsm_metrics"};
+      "max_background_jobs", "lower_cpu_priority", "lsm_metrics",
+      "rocksdb.options"};
   return names;
 }
 

@@ -54,7 +54,7 @@ VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options) {
 
 std::optional<VsstCutPolicy> VsstCutPolicyForOutputsOf(
     const Compaction& c, bool is_penultimate_level) {
-  if (c.immutable_options()->compaction_pri != kVlsm || is_penultimate_level ||
+  if (c.mutable_cf_options()->compaction_pri != kVlsm || is_penultimate_level ||
       c.output_level() != kVlsmVsstLevel) {
     return std::nullopt;
   }

@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -465,12 +466,114 @@ TEST(VlsmDbTest, OpenRejectsIncompatibleOptionsNamingTheFix) {
                                "1:8:1:1:1"}})
                   .ok());
 
-  // compaction_pri is not a dynamic option in RocksDB 9.10: SetOptions
-  // refuses it cleanly instead of switching (docs/vlsm.md).
-  s = db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}});
-  EXPECT_FALSE(s.ok());
   db.reset();
   ASSERT_TRUE(DestroyDB(path, base).ok());
+}
+
+// Records how many L0 files each L0->L1 compaction took, in order.
+class L0InputCounter : public EventListener {
+ public:
+  void OnCompactionCompleted(DB*, const CompactionJobInfo& ci) override {
+    if (!ci.status.ok() || ci.base_input_level != 0) {
+      return;
+    }
+    size_t l0 = 0;
+    for (const CompactionFileInfo& f : ci.input_file_infos) {
+      l0 += f.level == 0;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    l0_inputs_.push_back(l0);
+  }
+  // The L0 input counts of the compactions completed since the last call.
+  std::vector<size_t> TakeL0Inputs() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::exchange(l0_inputs_, {});
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<size_t> l0_inputs_;
+};
+
+// Flushes `files` L0 files that all cover the same keys, with compactions
+// held, so the next pick sees them together.
+void WriteOverlappingL0Files(DB* db, Model* model, int files, int round) {
+  ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "true"}}).ok());
+  for (int f = 0; f < files; ++f) {
+    for (int k = 0; k < 400; ++k) {
+      const std::string key = "live" + std::to_string(1000 + k);
+      const std::string value = std::to_string(round) + "." +
+                                std::to_string(f) + std::string(80, 'x');
+      ASSERT_TRUE(db->Put(WriteOptions(), key, value).ok());
+      (*model)[key] = value;
+    }
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  }
+  ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "false"}}).ok());
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+}
+
+TEST(VlsmDbTest, SetOptionsSwitchesALiveColumnFamily) {
+  const std::string path = TestDir("switch_live");
+  auto counter = std::make_shared<L0InputCounter>();
+  Options options = VlsmTestOptions(counter);
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+  Model model;
+
+  // vLSM: three overlapping L0 files go to L1 one at a time, oldest first.
+  WriteOverlappingL0Files(db.get(), &model, 3, 0);
+  EXPECT_EQ(counter->TakeL0Inputs(), std::vector<size_t>({1, 1, 1}));
+
+  // Stock: the same pattern is one compaction of all three (L0 tiering).
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}}).ok());
+  EXPECT_EQ(db->GetOptions().compaction_pri, kMinOverlappingRatio);
+  WriteOverlappingL0Files(db.get(), &model, 3, 1);
+  EXPECT_EQ(counter->TakeL0Inputs(), std::vector<size_t>({3}));
+  ExpectEqualsModel(db.get(), model, nullptr, "after switching to stock");
+
+  // And back to vLSM, live.
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kVlsm"}}).ok());
+  EXPECT_EQ(db->GetOptions().compaction_pri, kVlsm);
+  WriteOverlappingL0Files(db.get(), &model, 3, 2);
+  EXPECT_EQ(counter->TakeL0Inputs(), std::vector<size_t>({1, 1, 1}));
+  ExpectEqualsModel(db.get(), model, nullptr, "after switching back to vLSM");
+
+  // The switch is persisted: the OPTIONS file and a reopen see kVlsm.
+  db.reset();
+  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+  db.reset(raw);
+  ExpectEqualsModel(db.get(), model, nullptr, "reopen");
+  db.reset();
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> loaded_cfs;
+  ASSERT_TRUE(LoadLatestOptions(ConfigOptions(), path, &loaded_db, &loaded_cfs).ok());
+  EXPECT_EQ(loaded_cfs[0].options.compaction_pri, kVlsm);
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
+TEST(VlsmDbTest, SetOptionsRefusesKvlsmOnADynamicLevelBytesDb) {
+  // Stock 9.10 defaults to dynamic level bytes, which vLSM cannot run with
+  // and which is fixed at open: the switch is refused, naming the option,
+  // and the DB keeps its priority.
+  const std::string path = TestDir("switch_refused");
+  Options stock;
+  stock.create_if_missing = true;
+  ASSERT_TRUE(stock.level_compaction_dynamic_level_bytes);
+  ASSERT_TRUE(DestroyDB(path, stock).ok());
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(stock, path, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+  Status s = db->SetOptions({{"compaction_pri", "kVlsm"}});
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("level_compaction_dynamic_level_bytes"),
+            std::string::npos) << s.ToString();
+  EXPECT_EQ(db->GetOptions().compaction_pri, kMinOverlappingRatio);
+  ASSERT_TRUE(db->Put(WriteOptions(), "k", "v").ok());
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, stock).ok());
 }
 
 TEST(VlsmDbTest, OptionsStringAndOptionsFileRoundTrip) {

@@ -1,6 +1,7 @@
 // ycsb_vlsm as a user runs it, on a real RocksDB: load then run workload A,
 // the report files parse and their counts add up; bad input exits with 2
 // before any DB is created.
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -160,6 +161,27 @@ std::string Workload(const char* name) {
   return std::string(d ? d : "ycsb/workloads") + "/" + name;
 }
 
+// The text of the newest OPTIONS-<n> file RocksDB wrote in a DB directory.
+std::string LatestOptionsFile(const std::string& dir) {
+  std::string newest;
+  uint64_t newest_number = 0;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.rfind("OPTIONS-", 0) == 0) {
+        const uint64_t n = std::strtoull(name.c_str() + 8, nullptr, 10);
+        if (newest.empty() || n > newest_number) {
+          newest = name;
+          newest_number = n;
+        }
+      }
+    }
+    closedir(d);
+  }
+  EXPECT_FALSE(newest.empty()) << "no OPTIONS file in " << dir;
+  return newest.empty() ? "" : Slurp(dir + "/" + newest);
+}
+
 bool Exists(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;
@@ -255,11 +277,18 @@ TEST_F(EndToEnd, VlsmModeRuns) {
   RunOutput load = RunYcsb(
       "load -P " + Workload("workloada") + " -p rocksdb.dir=" + db +
       " -p vlsm=true -p vlsm.sst_size=256K -p recordcount=5000 -p fieldcount=1"
+      " -p 'rocksdb.options=max_write_buffer_number=5;soft_pending_compaction_bytes_limit=1G'"
       " -p target=10000 -p report=" + TmpDir() + "/vlsm.json");
   ASSERT_EQ(load.exit_code, 0) << load.stderr_text;
   Json j = Report(TmpDir() + "/vlsm.json");
   EXPECT_EQ(j["operations"].number, 5000);
   EXPECT_EQ(j["properties"]["vlsm"].text, "true");
+  // rocksdb.options reached the DB, after ConfigureVlsm's sizes.
+  const std::string options = LatestOptionsFile(db + "/region-0");
+  EXPECT_NE(options.find("max_write_buffer_number=5\n"), std::string::npos);
+  EXPECT_NE(options.find("soft_pending_compaction_bytes_limit=1073741824\n"),
+            std::string::npos);
+  EXPECT_NE(options.find("compaction_pri=kVlsm\n"), std::string::npos);
 }
 
 TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
@@ -276,6 +305,10 @@ TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
       {base + " -p compression=lzma", "lzma"},
       {base + " -p vlsm=true -p vlsm.phi=30", "vlsm"},
       {base + " -p arrival=bursty", "bursty"},
+      {base + " -p rocksdb.options=no_such_option=1", "no_such_option"},
+      {base + " -p rocksdb.options=max_write_buffer_number=x", "rocksdb.options"},
+      {base + " -p vlsm=true -p rocksdb.options=level_compaction_dynamic_level_bytes=true",
+       "level_compaction_dynamic_level_bytes"},
       {"run -P /nonexistent/workloadq -p rocksdb.dir=" + db, "/nonexistent/workloadq"},
       {"frobnicate -P " + Workload("workloada"), "frobnicate"},
   };

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Experiments 1, 2 and 5 of docs/results.md: YCSB Load A, side by side.
+#   1. each system's sustainable Load A rate: a closed-loop load of the
+#      whole dataset (4 client threads), its average throughput;
+#   2. open-loop Load A at VLSM_EVAL_LOADS percent of RocksDB's rate
+#      (step 1's, or VLSM_EVAL_BASE_RATE), every system at the same
+#      offered rates, alternating systems at each load;
+#   5. the same on vlsm-sst4/16 and vlsm-phi16/64 (VLSM_EVAL_SYSTEMS).
+# Each run starts from an empty DB and loads VLSM_EVAL_RECORDS records.
+# scripts/bench/eval/report.py turns the output into tables and figures.
+#
+# Environment (systems and shared settings: systems.sh):
+#   VLSM_EVAL_SYSTEMS   default "rocksdb rocksdb-io vlsm"
+#   VLSM_EVAL_LOADS     default "50 70 80 90 95" (percent)
+#   VLSM_EVAL_RECORDS   default 48000000 (10.4 GB: with 4 regions each tree
+#                       has L3 partly full, the paper's shape)
+#   VLSM_EVAL_BASE_RATE skip step 1 and take this as RocksDB's rate
+#   VLSM_EVAL_MAX_SECONDS  stop generating after this long (default 1200;
+#                       an overloaded system then drains its queue)
+#   VLSM_EVAL_OUT       results (default build/eval/<timestamp>)
+#   VLSM_EVAL_DB        DB directory (default build/eval-db; not tmpfs:
+#                       direct I/O)
+# Output: <out>/config.txt, sustainable-<system>.{json,csv,out,err},
+#         load<pct>-<system>.{json,csv,out,err}.
+set -euo pipefail
+VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=systems.sh
+source "$VLSM_ROOT/scripts/bench/eval/systems.sh"
+eval_check_settings
+systems=${VLSM_EVAL_SYSTEMS:-rocksdb rocksdb-io vlsm}
+loads=${VLSM_EVAL_LOADS:-50 70 80 90 95}
+records=${VLSM_EVAL_RECORDS:-48000000}
+max_seconds=${VLSM_EVAL_MAX_SECONDS:-1200}
+out=${VLSM_EVAL_OUT:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
+db=${VLSM_EVAL_DB:-$VLSM_ROOT/build/eval-db}
+ycsb=$VLSM_ROOT/build/ycsb_vlsm
+for v in "$records" "$max_seconds" $loads; do
+  case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_EVAL_RECORDS, VLSM_EVAL_MAX_SECONDS and VLSM_EVAL_LOADS must be positive whole numbers, got '$v'" >&2; exit 2;; esac
+done
+for s in $systems; do eval_system_props "$s" > /dev/null; done
+[ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+mkdir -p "$out"
+mapfile -t common < <(eval_common_props)
+{
+  echo "records=$records loads=$loads systems=$systems max_seconds=$max_seconds"
+  echo "regions=${VLSM_EVAL_REGIONS:-4} bg_jobs=${VLSM_EVAL_BG_JOBS:-2} lower_cpu=${VLSM_EVAL_LOWER_CPU:-0}"
+  echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
+  echo "library: $(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+} > "$out/config.txt"
+echo "== evaluation: $records records, systems: $systems; output $out"
+
+# run NAME SYSTEM [ycsb properties...]: one load on an empty DB.
+run() {
+  local name=$1 system=$2; shift 2
+  local -a sys
+  mapfile -t sys < <(eval_system_props "$system")
+  rm -rf "$db"
+  local t0; t0=$(date +%s)
+  if ! "$ycsb" load "${common[@]}" "${sys[@]}" -p rocksdb.dir="$db" \
+      -p recordcount="$records" -p maxexecutiontime="$max_seconds" "$@" \
+      -p report="$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"; then
+    echo "error: ycsb_vlsm failed for $name; last lines of $out/$name.err:" >&2
+    tail -3 "$out/$name.err" >&2
+    rm -rf "$db"
+    return 1
+  fi
+  rm -rf "$db"
+  echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out" | cut -c1-110) ($(( $(date +%s) - t0 )) s)"
+}
+
+achieved() {  # report -> its average achieved ops/s, whole number
+  python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["achieved_ops_per_s"]))' "$1"
+}
+
+if [ -n "${VLSM_EVAL_BASE_RATE:-}" ]; then
+  case "$VLSM_EVAL_BASE_RATE" in *[!0-9]*|0) echo "error: VLSM_EVAL_BASE_RATE must be a positive whole number, got '$VLSM_EVAL_BASE_RATE'" >&2; exit 2;; esac
+  base=$VLSM_EVAL_BASE_RATE
+  echo "== 1. RocksDB's rate given: $base ops/s"
+else
+  echo "== 1. sustainable Load A rate (closed loop, whole dataset)"
+  for s in $systems; do run "sustainable-$s" "$s"; done
+  [ -f "$out/sustainable-rocksdb.json" ] || { echo "error: the load percentages are of RocksDB's rate: put rocksdb in VLSM_EVAL_SYSTEMS or set VLSM_EVAL_BASE_RATE" >&2; exit 2; }
+  base=$(achieved "$out/sustainable-rocksdb.json")
+fi
+echo "base_rate=$base" >> "$out/config.txt"
+
+echo "== 2. open-loop Load A at $loads % of $base ops/s"
+for pct in $loads; do
+  rate=$(( base * pct / 100 ))
+  for s in $systems; do run "load$pct-$s" "$s" -p target="$rate"; done
+done
+echo "== done: python3 scripts/bench/eval/report.py $out"

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Tables and figures from a scripts/bench/eval/load_a.sh output directory.
+
+usage: report.py OUT_DIR [--markdown FILE] [--figures DIR] [--json FILE]
+
+Prints the tables as Markdown. --markdown FILE replaces the text between
+"<!-- eval:begin -->" and "<!-- eval:end -->" in FILE with them (the rest of
+FILE, the prose, is left alone). --figures DIR writes p99_vs_load.png,
+timeline_<pct>.png and latency_tail_<pct>.png (needs python3-matplotlib).
+--json FILE writes every figure of the tables, machine-readable.
+
+A report holds one LsmMetricsCollector per region; the figures here are of
+the whole store: bytes summed over regions, stall time as the union of the
+regions' stall episodes (a writer waits if its region stalls), CPU per
+operation of the process (every collector measures the process).
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+BASELINE, OURS = "rocksdb-io", "vlsm"
+MIB = 2 ** 20
+
+
+def store_figures(rep, csv_rows):
+    regions = rep["lsm_metrics"]
+    user = sum(m["user_bytes"] for m in regions)
+    moved = sum(m["flush_bytes"] + m["compaction_read_bytes"] +
+                m["compaction_write_bytes"] for m in regions)
+    episodes = sorted((e["start_s"], e["start_s"] + e["duration_s"])
+                      for m in regions for e in m["stalls"]["episodes"])
+    union, end = 0.0, None
+    for a, b in episodes:
+        if end is None or a > end:
+            union += b - a
+            end = b
+        elif b > end:
+            union += b - end
+            end = b
+    good = sum(m["l1_vssts"]["good"] for m in regions)
+    poor = sum(m["l1_vssts"]["poor"] for m in regions)
+    lat = rep["latency_us"].get("insert") or rep["latency_us"]["all"]
+    levels = {}
+    for m in regions:
+        for lv in m["levels"]:
+            d = levels.setdefault(lv["level"], {"compactions": 0, "max": 0, "total": 0,
+                                                "read": 0, "written": 0})
+            per = lv["input_bytes_per_compaction"]
+            d["compactions"] += per["count"]
+            d["max"] = max(d["max"], per["max"])
+            d["total"] += per["total"]
+            d["written"] += lv["written_bytes"]
+    depth = max((i for m in regions for i, b in enumerate(m["tree"]["level_bytes"]) if b),
+                default=0)
+    stalled = [r for r in csv_rows if r["write_stalled"] == "1"]
+    calm = [r for r in csv_rows if r["write_stalled"] != "1"]
+
+    def median_p99(rows):
+        v = [float(r["insert_p99_us"]) for r in rows if float(r["insert_p99_us"]) > 0]
+        return statistics.median(v) / 1e3 if v else None
+
+    return {
+        "offered_ops_per_s": rep.get("offered_ops_per_s") or 0,
+        "achieved_ops_per_s": rep["achieved_ops_per_s"],
+        "operations": rep["operations"],
+        "records": int(rep["properties"]["recordcount"]),
+        "elapsed_s": rep["elapsed_s"],
+        "errors": rep["errors"],
+        "peak_rss_mib": rep.get("peak_rss_bytes", 0) / MIB,
+        "p50_ms": lat["p50"] / 1e3, "p90_ms": lat["p90"] / 1e3,
+        "p99_ms": lat["p99"] / 1e3, "p99_9_ms": lat["p99.9"] / 1e3,
+        "max_ms": lat["max"] / 1e3,
+        "stall_s": union,
+        "longest_stall_s": max((b - a for a, b in episodes), default=0.0),
+        "stall_count": len(episodes),
+        "writers_waited_s": sum(m["stalls"]["writer_stall_s"] for m in regions),
+        "seconds_stalled": len(stalled), "seconds": len(csv_rows),
+        "p99_ms_outside_stalls": median_p99(calm),
+        "p99_ms_in_stalls": median_p99(stalled),
+        "io_amplification": moved / user if user else 0.0,
+        "cpu_us_per_op": regions[0]["cpu"]["cpu_us_per_op"],
+        "good_vsst_share": good / (good + poor) if good + poor else None,
+        "levels_with_data": depth + 1,
+        "chain_max_mib": max((e["compacted_bytes"] for m in regions
+                              for e in m["stalls"]["episodes"]), default=0) / MIB,
+        "levels": {str(k): {"compactions": v["compactions"],
+                            "max_input_mib": v["max"] / MIB,
+                            "mean_input_mib": v["total"] / v["compactions"] / MIB
+                            if v["compactions"] else 0.0,
+                            "written_gib": v["written"] / 2 ** 30}
+                   for k, v in sorted(levels.items())},
+    }
+
+
+def load_dir(out):
+    runs = {}  # (experiment, system) -> figures
+    for name in sorted(os.listdir(out)):
+        m = re.fullmatch(r"(sustainable|load\d+)-(.+)\.json", name)
+        if not m:
+            continue
+        path = os.path.join(out, name)
+        with open(path) as f:
+            rep = json.load(f)
+        with open(path[:-5] + ".csv") as f:
+            rows = list(csv.DictReader(f))
+        runs[(m.group(1), m.group(2))] = store_figures(rep, rows)
+    return runs
+
+
+def fmt(v, digits=1):
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:,.{digits}f}"
+    return f"{v:,}"
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def loads_of(runs):
+    return sorted({int(e[4:]) for e, _ in runs if e.startswith("load")})
+
+
+def systems_of(runs):
+    order = ["rocksdb", "rocksdb-io", "vlsm", "vlsm-sst4", "vlsm-sst16",
+             "vlsm-phi16", "vlsm-phi64"]
+    present = {s for _, s in runs}
+    return [s for s in order if s in present] + sorted(present - set(order))
+
+
+def finished(f):
+    return "yes" if f["operations"] >= f["records"] else \
+        f"no: {f['operations'] / f['records']:.0%} of the records"
+
+
+def render(runs, config):
+    out = [f"Configuration: `{config}`", ""]
+    systems = systems_of(runs)
+    if any(e == "sustainable" for e, _ in runs):
+        out += ["**Sustainable Load A rate** (closed loop, 4 client threads, whole dataset):", ""]
+        out.append(table(
+            ["system", "ops/s", "loaded", "stall (s)", "I/O amp.", "CPU µs/op",
+             "levels", "good vSSTs"],
+            [[s, fmt(int(f["achieved_ops_per_s"])), finished(f), fmt(f["stall_s"]),
+              fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2),
+              fmt(f["levels_with_data"]), fmt(f["good_vsst_share"] and
+                                               100 * f["good_vsst_share"], 0)]
+             for s in systems if ("sustainable", s) in runs
+             for f in [runs[("sustainable", s)]]]))
+        out.append("")
+    for pct in loads_of(runs):
+        key = f"load{pct}"
+        rows = [(s, runs[(key, s)]) for s in systems if (key, s) in runs]
+        if not rows:
+            continue
+        offered = int(rows[0][1]["offered_ops_per_s"])
+        out += [f"**Load A, open loop, {pct}% of RocksDB's rate ({offered:,} ops/s offered)**:", ""]
+        out.append(table(
+            ["system", "achieved ops/s", "finished", "P50", "P90", "P99", "P99.9",
+             "max (ms)", "stall s / longest / count", "writers waited (s)",
+             "P99 outside / in stalls (ms)", "I/O amp.", "CPU µs/op"],
+            [[s, fmt(int(f["achieved_ops_per_s"])), finished(f), fmt(f["p50_ms"], 2),
+              fmt(f["p90_ms"], 2), fmt(f["p99_ms"]), fmt(f["p99_9_ms"]), fmt(f["max_ms"]),
+              f"{fmt(f['stall_s'])} / {fmt(f['longest_stall_s'], 2)} / {f['stall_count']}",
+              fmt(f["writers_waited_s"], 2),
+              f"{fmt(f['p99_ms_outside_stalls'])} / {fmt(f['p99_ms_in_stalls'])}",
+              fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2)]
+             for s, f in rows]))
+        out.append("")
+    target = render_targets(runs)
+    if target:
+        out += target
+    out += render_chains(runs)
+    return "\n".join(out)
+
+
+def ratio(a, b):
+    return a / b if b else None
+
+
+def render_targets(runs):
+    pct = 80 if ("load80", OURS) in runs else max(
+        (p for p in loads_of(runs) if ("load%d" % p, OURS) in runs), default=None)
+    if pct is None or (f"load{pct}", BASELINE) not in runs:
+        return []
+    v, b = runs[(f"load{pct}", OURS)], runs[(f"load{pct}", BASELINE)]
+    sv, sb = runs.get(("sustainable", OURS)), runs.get(("sustainable", BASELINE))
+    rows = [
+        ("P99 write latency", "≥ 5× lower", ratio(b["p99_ms"], v["p99_ms"]), lambda r: r >= 5,
+         "×"),
+        ("cumulative write stall", "≥ 60% lower",
+         1 - v["stall_s"] / b["stall_s"] if b["stall_s"] else None, lambda r: r >= 0.6, "%"),
+        ("longest stall", "≥ 5× shorter", ratio(b["longest_stall_s"], v["longest_stall_s"]),
+         lambda r: r >= 5, "×"),
+        ("I/O amplification", "≤ 1.05×", ratio(v["io_amplification"], b["io_amplification"]),
+         lambda r: r <= 1.05, "×"),
+        ("CPU per op", "≤ 1.05×", ratio(v["cpu_us_per_op"], b["cpu_us_per_op"]),
+         lambda r: r <= 1.05, "×"),
+        ("sustainable throughput", "not lower",
+         ratio(sv["achieved_ops_per_s"], sb["achieved_ops_per_s"]) if sv and sb else None,
+         lambda r: r >= 1, "×"),
+    ]
+    body = []
+    for name, want, r, ok, unit in rows:
+        shown = "–" if r is None else (f"{100 * r:.0f}% lower" if unit == "%" else f"{r:.2f}×")
+        verdict = "not measured" if r is None else ("met" if ok(r) else "**missed**")
+        body.append([name, want, shown, verdict])
+    return [f"**Targets at {pct}% load, vLSM against RocksDB-IO** (ratio RocksDB-IO / vLSM "
+            "for latency and stalls, vLSM / RocksDB-IO for costs; Run A read P99 is "
+            "not measured by this script):", "",
+            table(["figure", "target", "measured", "verdict"], body), ""]
+
+
+def render_chains(runs):
+    pct = 80 if any(e == "load80" for e, _ in runs) else max(loads_of(runs), default=None)
+    if pct is None:
+        return []
+    rows = []
+    for s in systems_of(runs):
+        f = runs.get((f"load{pct}", s))
+        if not f:
+            continue
+        for lv, d in f["levels"].items():
+            if d["compactions"]:
+                rows.append([s, f"L{int(lv) - 1}→L{lv}" if int(lv) > 0 else "flush",
+                             fmt(d["compactions"]), fmt(d["max_input_mib"]),
+                             fmt(d["mean_input_mib"]), fmt(d["written_gib"], 2)])
+        rows.append([s, "largest stall chain", "", fmt(f["chain_max_mib"]), "", ""])
+    return [f"**Compaction chains at {pct}% load** (input bytes per compaction by output "
+            "level; a stall chain is the bytes compacted while writes waited in one "
+            "episode):", "",
+            table(["system", "step", "compactions", "max input (MiB)", "mean input (MiB)",
+                   "written (GiB)"], rows), ""]
+
+
+def figures(runs, out, fig_dir):
+    os.makedirs(fig_dir, exist_ok=True)
+    plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plot.py")
+    systems = systems_of(runs)
+    loads = loads_of(runs)
+    curves = []
+    for s in systems:
+        pts = [(p, runs[(f"load{p}", s)]) for p in loads if (f"load{p}", s) in runs]
+        if len(pts) < 2:
+            continue
+        path = os.path.join(fig_dir, f"p99_vs_load-{s}.csv")
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["fraction", "offered_ops_per_s", "insert_p99_us"])
+            for p, fig in pts:
+                w.writerow([p / 100, fig["offered_ops_per_s"], fig["p99_ms"] * 1e3])
+        curves.append((path, s))
+    cmds = []
+    if curves:
+        cmds.append(["load", *[c for c, _ in curves], "-o",
+                     os.path.join(fig_dir, "p99_vs_load.png"), "--op", "insert",
+                     "--labels", ",".join(s for _, s in curves)])
+    for p in loads:
+        present = [s for s in systems if (f"load{p}", s) in runs]
+        reports = [os.path.join(out, f"load{p}-{s}.json") for s in present]
+        if present:
+            cmds.append(["timeseries", *reports, "-o",
+                         os.path.join(fig_dir, f"timeline_{p}.png"), "--op", "insert",
+                         "--labels", ",".join(present)])
+            cmds.append(["cdf", *reports, "-o",
+                         os.path.join(fig_dir, f"latency_tail_{p}.png"), "--op", "insert",
+                         "--labels", ",".join(present)])
+    for c in cmds:
+        # plot.py's own interpreter (/usr/bin/python3, where Debian's
+        # python3-matplotlib is), not necessarily the one running this.
+        subprocess.run([plot, *c], check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--markdown")
+    ap.add_argument("--figures")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    if not os.path.isdir(a.out):
+        sys.exit(f"report.py: {a.out} is not a directory")
+    runs = load_dir(a.out)
+    if not runs:
+        sys.exit(f"report.py: no load_a.sh reports in {a.out}")
+    config_path = os.path.join(a.out, "config.txt")
+    config = " ".join(open(config_path).read().split("\n")).strip() \
+        if os.path.exists(config_path) else "unknown"
+    text = render(runs, config)
+    print(text)
+    if a.markdown:
+        with open(a.markdown) as f:
+            doc = f.read()
+        begin, end = "<!-- eval:begin -->", "<!-- eval:end -->"
+        if begin not in doc or end not in doc:
+            sys.exit(f"report.py: {a.markdown} has no {begin} ... {end} section")
+        head, rest = doc.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        with open(a.markdown, "w") as f:
+            f.write(head + begin + "\n" + text + "\n" + end + tail)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({f"{e}/{s}": v for (e, s), v in sorted(runs.items())}, f, indent=1)
+    if a.figures:
+        figures(runs, a.out, a.figures)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+# Sourced by scripts/bench/eval/*.sh: the systems of the evaluation
+# (docs/results.md) as ycsb_vlsm properties, and the settings every system
+# shares. Change a shared setting here and it changes for all systems.
+#
+#   rocksdb     ycsb_vlsm's stock sizing, the paper's scaled to this machine:
+#               64 MiB SSTs and memtables (2), L1 256 MiB, f 8, 5 levels,
+#               dynamic level bytes off, kMinOverlappingRatio, upstream's
+#               pending-compaction limits (64 GiB soft, 256 GiB hard: at
+#               this scale, never reached, so levels may overflow).
+#   rocksdb-io  rocksdb with no compaction debt: writes slow down once the
+#               estimated pending compaction bytes pass 1 GiB and stop at
+#               2 GiB. At the L0 trigger (4 x 64 MiB) L0->L1 alone owes
+#               4 x 64 MiB + the 256 MiB L1 = 512 MiB, so 1 GiB is that
+#               debt twice over: L0 cannot pile up past about two
+#               L0->L1 compactions' worth, and a level over its target by
+#               more than about 128 MiB (x 9 for the rewrite of the level
+#               below) stops being allowed to grow.
+#   vlsm        ConfigureVlsm(S_M 8 MiB, f 8, Phi 32) with 16 memtables of
+#               8 MiB: the same 128 MiB of memtable as rocksdb.
+#   vlsm-sst4, vlsm-sst16   S_M 4 / 16 MiB (32 / 8 memtables: 128 MiB)
+#   vlsm-phi16, vlsm-phi64  Phi 16 / 64
+# Shared: 200-byte values (one field), 4 client threads, direct I/O, no
+# compression, jemalloc (linked in), a 64 MiB block cache per region,
+# VLSM_EVAL_REGIONS regions (default 4, as the paper), and two fairness
+# knobs applied to every system alike: VLSM_EVAL_BG_JOBS (background jobs
+# per region, default 2) and VLSM_EVAL_LOWER_CPU=1 (compaction threads at
+# lower CPU priority).
+
+eval_systems_all="rocksdb rocksdb-io vlsm vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64"
+
+eval_check_settings() {
+  local v
+  for v in "${VLSM_EVAL_REGIONS:-4}" "${VLSM_EVAL_BG_JOBS:-2}"; do
+    case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_EVAL_REGIONS and VLSM_EVAL_BG_JOBS must be positive whole numbers, got '$v'" >&2; return 2;; esac
+  done
+  case "${VLSM_EVAL_LOWER_CPU:-0}" in 0|1) ;; *) echo "error: VLSM_EVAL_LOWER_CPU must be 0 or 1, got '$VLSM_EVAL_LOWER_CPU'" >&2; return 2;; esac
+}
+
+eval_common_props() {  # the properties every system shares, one per line
+  local lower=false
+  [ "${VLSM_EVAL_LOWER_CPU:-0}" = 1 ] && lower=true
+  printf '%s\n' -P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 \
+    -p fieldlength=200 -p threads=4 -p direct_io=true -p compression=none \
+    -p block_cache_bytes=64M -p regions="${VLSM_EVAL_REGIONS:-4}" \
+    -p max_background_jobs="${VLSM_EVAL_BG_JOBS:-2}" -p lower_cpu_priority=$lower
+}
+
+eval_system_props() {  # SYSTEM -> its own properties, one per line
+  case "$1" in
+    rocksdb) ;;
+    rocksdb-io) printf '%s\n' -p "rocksdb.options=soft_pending_compaction_bytes_limit=1G;hard_pending_compaction_bytes_limit=2G" ;;
+    vlsm) printf '%s\n' -p vlsm=true -p rocksdb.options=max_write_buffer_number=16 ;;
+    vlsm-sst4) printf '%s\n' -p vlsm=true -p vlsm.sst_size=4M -p rocksdb.options=max_write_buffer_number=32 ;;
+    vlsm-sst16) printf '%s\n' -p vlsm=true -p vlsm.sst_size=16M -p rocksdb.options=max_write_buffer_number=8 ;;
+    vlsm-phi16) printf '%s\n' -p vlsm=true -p vlsm.phi=16 -p rocksdb.options=max_write_buffer_number=16 ;;
+    vlsm-phi64) printf '%s\n' -p vlsm=true -p vlsm.phi=64 -p rocksdb.options=max_write_buffer_number=16 ;;
+    *) echo "error: unknown system '$1' (one of: $eval_systems_all)" >&2; return 2 ;;
+  esac
+}
