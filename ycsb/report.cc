@@ -7,91 +7,6 @@
 
 namespace ycsb {
 
-std::string JsonEscape(const std::string& s) {
-  std::string o;
-  for (char ch : s) {
-    unsigned char u = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      o += '\\';
-      o += ch;
-    } else if (u < 0x20) {
-      char buf[8];
-      snprintf(buf, sizeof(buf), "\\u%04x", u);
-      o += buf;
-    } else {
-      o += ch;
-    }
-  }
-  return o;
-}
-
-void JsonWriter::Key(const char* key) {
-  if (!first_.back()) out_ += ",";
-  first_.back() = false;
-  if (key) {
-    out_ += "\"";
-    out_ += JsonEscape(key);
-    out_ += "\":";
-  }
-}
-
-JsonWriter& JsonWriter::BeginObject(const char* key) {
-  Key(key);
-  out_ += "{";
-  first_.push_back(true);
-  return *this;
-}
-JsonWriter& JsonWriter::EndObject() {
-  first_.pop_back();
-  out_ += "}";
-  return *this;
-}
-JsonWriter& JsonWriter::BeginArray(const char* key) {
-  Key(key);
-  out_ += "[";
-  first_.push_back(true);
-  return *this;
-}
-JsonWriter& JsonWriter::EndArray() {
-  first_.pop_back();
-  out_ += "]";
-  return *this;
-}
-JsonWriter& JsonWriter::Field(const char* key, const std::string& v) {
-  Key(key);
-  out_ += "\"" + JsonEscape(v) + "\"";
-  return *this;
-}
-JsonWriter& JsonWriter::Field(const char* key, const char* v) {
-  return Field(key, std::string(v));
-}
-JsonWriter& JsonWriter::Field(const char* key, double v) {
-  Key(key);
-  if (!std::isfinite(v)) {
-    out_ += "null";
-  } else {
-    char buf[40];
-    snprintf(buf, sizeof(buf), "%.6g", v);
-    out_ += buf;
-  }
-  return *this;
-}
-JsonWriter& JsonWriter::Field(const char* key, uint64_t v) {
-  Key(key);
-  out_ += std::to_string(v);
-  return *this;
-}
-JsonWriter& JsonWriter::Field(const char* key, bool v) {
-  Key(key);
-  out_ += v ? "true" : "false";
-  return *this;
-}
-JsonWriter& JsonWriter::Raw(const char* key, const std::string& json) {
-  Key(key);
-  out_ += json;
-  return *this;
-}
-
 namespace {
 
 void LatencyObject(JsonWriter* j, const char* key, const LatencyHistogram& h,
@@ -113,8 +28,8 @@ void LatencyObject(JsonWriter* j, const char* key, const LatencyHistogram& h,
     for (size_t i = 0; i < b.size(); i++) {
       if (!b[i]) continue;
       j->BeginArray()
-          .Field(nullptr, LatencyHistogram::BucketValue(i) / 1e3)
-          .Field(nullptr, b[i])
+          .Value(LatencyHistogram::BucketValue(i) / 1e3)
+          .Value(b[i])
           .EndArray();
     }
     j->EndArray();
@@ -178,7 +93,7 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
   if (!r.sustainable_json.empty()) j.Raw("sustainable", r.sustainable_json);
   if (r.properties) {
     j.BeginObject("properties");
-    for (const auto& kv : r.properties->all()) j.Field(kv.first.c_str(), kv.second);
+    for (const auto& kv : r.properties->all()) j.Field(kv.first, kv.second);
     j.EndObject();
   }
   j.Raw("lsm_metrics", r.metrics_json.empty() ? "[]" : r.metrics_json);

@@ -8,34 +8,14 @@
 #include <vector>
 
 #include "open_loop_driver.h"
+#include "utilities/lsm_metrics/json_writer.h"
 #include "workload_properties.h"
 
 namespace ycsb {
 
-// A small JSON writer: objects and arrays nest, commas are automatic.
-class JsonWriter {
- public:
-  JsonWriter& BeginObject(const char* key = nullptr);
-  JsonWriter& EndObject();
-  JsonWriter& BeginArray(const char* key = nullptr);
-  JsonWriter& EndArray();
-  JsonWriter& Field(const char* key, const std::string& v);
-  JsonWriter& Field(const char* key, const char* v);
-  JsonWriter& Field(const char* key, double v);
-  JsonWriter& Field(const char* key, uint64_t v);
-  JsonWriter& Field(const char* key, int v) { return Field(key, uint64_t(v)); }
-  JsonWriter& Field(const char* key, bool v);
-  // Inserts already-formatted JSON (e.g. the LSM metrics).
-  JsonWriter& Raw(const char* key, const std::string& json);
-  const std::string& str() const { return out_; }
-
- private:
-  void Key(const char* key);
-  std::string out_;
-  std::vector<bool> first_{true};
-};
-
-std::string JsonEscape(const std::string& s);
+// The report's JSON is written with the metrics collector's writer, so the
+// two halves of a report escape and format alike.
+using JsonWriter = ROCKSDB_NAMESPACE::lsm_metrics::JsonWriter;
 
 // Everything that goes into one report.
 struct RunReport {

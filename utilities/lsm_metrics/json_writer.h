@@ -87,6 +87,13 @@ class JsonWriter {
     return EndArray();
   }
 
+  // Keyed shorthands: a member of the enclosing object.
+  JsonWriter& BeginObject(const std::string& key) { return Key(key).BeginObject(); }
+  JsonWriter& BeginArray(const std::string& key) { return Key(key).BeginArray(); }
+  JsonWriter& Raw(const std::string& key, const std::string& json) {
+    return Key(key).Raw(json);
+  }
+
   const std::string& str() const { return out_; }
 
  private:
