@@ -28,7 +28,12 @@ done
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
 rm -rf "$out"; mkdir -p "$out"
 common=(-P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 -p fieldlength=200
-        -p threads=4 -p direct_io=true -p vlsm=true)
+        -p threads=4 -p vlsm=true)
+# The load runs with direct I/O (as the benchmarks do). The verification
+# reads through the page cache: with direct I/O every read is a disk read,
+# and 25.8 M of them took over an hour here.
+load_io=(-p direct_io=true)
+verify_io=(-p direct_io=false)
 
 if [ -n "${VLSM_UNDERLOAD_RATE:-}" ]; then
   case "$VLSM_UNDERLOAD_RATE" in *[!0-9]*|0) echo "error: VLSM_UNDERLOAD_RATE must be a positive whole number, got '$VLSM_UNDERLOAD_RATE'" >&2; exit 2;; esac
@@ -36,7 +41,7 @@ if [ -n "${VLSM_UNDERLOAD_RATE:-}" ]; then
   echo "== 1. rate given: $rate ops/s (no search)"
 else
   echo "== 1. vLSM's sustainable Load A rate (steps of $step s)"
-  "$ycsb" load "${common[@]}" -p rocksdb.dir="$out/search-db" -p mode=find-sustainable \
+  "$ycsb" load "${common[@]}" "${load_io[@]}" -p rocksdb.dir="$out/search-db" -p mode=find-sustainable \
     -p sustainable.start=20000 -p sustainable.step_seconds="$step" \
     -p recordcount=1000000000 -p report="$out/sustainable.json" \
     > "$out/sustainable.out" 2> "$out/sustainable.err"
@@ -50,15 +55,21 @@ records=$(( rate * seconds ))
 
 echo "== 2. Load A: $records inserts at $rate/s"
 status=0
-"$ycsb" load "${common[@]}" -p rocksdb.dir="$out/db" -p recordcount="$records" \
+"$ycsb" load "${common[@]}" "${load_io[@]}" -p rocksdb.dir="$out/db" -p recordcount="$records" \
   -p target="$rate" -p report="$out/load.json" \
   > "$out/load.out" 2> "$out/load.err" || status=1
 grep -E "operations|insert |peak RSS" "$out/load.out" | sed 's/^/   /'
 
 echo "== 3. verify every record"
-"$ycsb" verify "${common[@]}" -p rocksdb.dir="$out/db" -p recordcount="$records" \
+"$ycsb" verify "${common[@]}" "${verify_io[@]}" -p rocksdb.dir="$out/db" -p recordcount="$records" \
   > "$out/verify.out" 2> "$out/verify.err" || status=1
 sed 's/^/   /' "$out/verify.out"
-rm -rf "$out/db"
-[ "$status" = 0 ] && echo "== under load: passed" || echo "== under load: FAILED (see $out)"
+if [ "$status" = 0 ]; then
+  rm -rf "$out/db"
+  echo "== under load: passed"
+else
+  # A failed or interrupted verification keeps the DB: it is the evidence,
+  # and `ycsb_vlsm verify` can be rerun on it.
+  echo "== under load: FAILED (see $out; the DB is kept in $out/db)"
+fi
 exit "$status"

@@ -41,12 +41,14 @@ for s in $systems; do eval_system_props "$s" > /dev/null; done
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
 mkdir -p "$out"
 mapfile -t common < <(eval_common_props)
+# config.txt gets one paragraph per invocation, so runs added to an output
+# directory later (VLSM_EVAL_BASE_RATE and more loads) say how they ran.
 {
-  echo "records=$records loads=$loads systems=$systems max_seconds=$max_seconds"
+  echo "run $(date -u +%Y-%m-%dT%H:%MZ): records=$records loads=$loads systems=$systems max_seconds=$max_seconds"
   echo "regions=${VLSM_EVAL_REGIONS:-4} bg_jobs=${VLSM_EVAL_BG_JOBS:-2} lower_cpu=${VLSM_EVAL_LOWER_CPU:-0}"
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
   echo "library: $(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-} > "$out/config.txt"
+} >> "$out/config.txt"
 echo "== evaluation: $records records, systems: $systems; output $out"
 
 # run NAME SYSTEM [ycsb properties...]: one load on an empty DB.

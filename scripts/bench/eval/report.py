@@ -86,6 +86,10 @@ def store_figures(rep, csv_rows):
         "cpu_us_per_op": regions[0]["cpu"]["cpu_us_per_op"],
         "good_vsst_share": good / (good + poor) if good + poor else None,
         "levels_with_data": depth + 1,
+        # Compaction debt left when the load ended (the last sample's
+        # estimate): work a closed-loop rate does not pay for.
+        "debt_left_gib": sum(m["samples"][-1]["pending_compaction_bytes"]
+                             for m in regions if m["samples"]) / 2 ** 30,
         "chain_max_mib": max((e["compacted_bytes"] for m in regions
                               for e in m["stalls"]["episodes"]), default=0) / MIB,
         "levels": {str(k): {"compactions": v["compactions"],
@@ -143,17 +147,19 @@ def finished(f):
 
 
 def render(runs, config):
-    out = [f"Configuration: `{config}`", ""]
+    out = ["Configuration (`config.txt`, one paragraph per invocation):", "", "```",
+           config, "```", ""]
     systems = systems_of(runs)
     if any(e == "sustainable" for e, _ in runs):
         out += ["**Sustainable Load A rate** (closed loop, 4 client threads, whole dataset):", ""]
         out.append(table(
-            ["system", "ops/s", "loaded", "stall (s)", "I/O amp.", "CPU µs/op",
-             "levels", "good vSSTs"],
-            [[s, fmt(int(f["achieved_ops_per_s"])), finished(f), fmt(f["stall_s"]),
+            ["system", "ops/s", "loaded", "debt left (GiB)", "stall (s)", "I/O amp.",
+             "CPU µs/op", "levels", "good vSSTs (%)"],
+            [[s, fmt(int(f["achieved_ops_per_s"])), finished(f), fmt(f["debt_left_gib"], 2),
+              fmt(f["stall_s"]),
               fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2),
-              fmt(f["levels_with_data"]), fmt(f["good_vsst_share"] and
-                                               100 * f["good_vsst_share"], 0)]
+              fmt(f["levels_with_data"]),
+              fmt(100 * f["good_vsst_share"], 0) if s.startswith("vlsm") else "–"]
              for s in systems if ("sustainable", s) in runs
              for f in [runs[("sustainable", s)]]]))
         out.append("")
@@ -211,7 +217,13 @@ def render_targets(runs):
     ]
     body = []
     for name, want, r, ok, unit in rows:
-        shown = "–" if r is None else (f"{100 * r:.0f}% lower" if unit == "%" else f"{r:.2f}×")
+        if r is None:
+            shown = "–"
+        elif unit == "%":
+            shown = f"{100 * r:.0f}% lower" if r >= 0 else \
+                f"{1 - r:.1f}× higher ({fmt(v['stall_s'])} s vs {fmt(b['stall_s'])} s)"
+        else:
+            shown = f"{r:.2f}×"
         verdict = "not measured" if r is None else ("met" if ok(r) else "**missed**")
         body.append([name, want, shown, verdict])
     return [f"**Targets at {pct}% load, vLSM against RocksDB-IO** (ratio RocksDB-IO / vLSM "
@@ -235,9 +247,11 @@ def render_chains(runs):
                              fmt(d["compactions"]), fmt(d["max_input_mib"]),
                              fmt(d["mean_input_mib"]), fmt(d["written_gib"], 2)])
         rows.append([s, "largest stall chain", "", fmt(f["chain_max_mib"]), "", ""])
+    # The chain is what compacted (read + written) while one stall episode
+    # lasted: the work writers waited behind.
     return [f"**Compaction chains at {pct}% load** (input bytes per compaction by output "
-            "level; a stall chain is the bytes compacted while writes waited in one "
-            "episode):", "",
+            "level; the largest stall chain is the bytes compacted, read plus written, "
+            "during the stall episode that compacted the most):", "",
             table(["system", "step", "compactions", "max input (MiB)", "mean input (MiB)",
                    "written (GiB)"], rows), ""]
 
@@ -293,8 +307,7 @@ def main():
     if not runs:
         sys.exit(f"report.py: no load_a.sh reports in {a.out}")
     config_path = os.path.join(a.out, "config.txt")
-    config = " ".join(open(config_path).read().split("\n")).strip() \
-        if os.path.exists(config_path) else "unknown"
+    config = open(config_path).read().strip() if os.path.exists(config_path) else "unknown"
     text = render(runs, config)
     print(text)
     if a.markdown:
