@@ -159,7 +159,9 @@ def render(runs, config):
               fmt(f["stall_s"]),
               fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2),
               fmt(f["levels_with_data"]),
-              fmt(100 * f["good_vsst_share"], 0) if s.startswith("vlsm") else "–"]
+              # No L1 file yet (a tiny run) has no share either.
+              fmt(100 * f["good_vsst_share"], 0)
+              if s.startswith("vlsm") and f["good_vsst_share"] is not None else "–"]
              for s in systems if ("sustainable", s) in runs
              for f in [runs[("sustainable", s)]]]))
         out.append("")

@@ -9,12 +9,10 @@
 #               this scale, never reached, so levels may overflow).
 #   rocksdb-io  rocksdb with no compaction debt: writes slow down once the
 #               estimated pending compaction bytes pass 1 GiB and stop at
-#               2 GiB. At the L0 trigger (4 x 64 MiB) L0->L1 alone owes
-#               4 x 64 MiB + the 256 MiB L1 = 512 MiB, so 1 GiB is that
-#               debt twice over: L0 cannot pile up past about two
-#               L0->L1 compactions' worth, and a level over its target by
-#               more than about 128 MiB (x 9 for the rewrite of the level
-#               below) stops being allowed to grow.
+#               2 GiB. At the L0 trigger (4 x 64 MiB), L0->L1 alone owes
+#               those 256 MiB plus the 256 MiB L1 it rewrites, about
+#               512 MiB; 1 GiB is two such compactions' worth of debt
+#               (docs/results.md).
 #   vlsm        ConfigureVlsm(S_M 8 MiB, f 8, Phi 32) with 16 memtables of
 #               8 MiB: the same 128 MiB of memtable as rocksdb.
 #   vlsm-sst4, vlsm-sst16   S_M 4 / 16 MiB (32 / 8 memtables: 128 MiB)

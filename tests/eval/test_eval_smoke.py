@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""scripts/bench/eval/load_a.sh and report.py at a tiny scale.
+
+Runs the whole pipeline (sustainable rates, two open-loop loads, three
+systems, two regions) on 30 000 records, then checks what report.py makes
+of it: every run is present and finished, rates and amplifications are
+plausible, and the Markdown section between the markers is replaced while
+the prose around it is kept. Bad settings stop with exit 2 before any run.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+ROOT = os.getcwd()
+TMP = os.path.join(os.environ.get("TEST_TMPDIR", "/tmp"), "eval_smoke")
+SYSTEMS = ["rocksdb", "rocksdb-io", "vlsm"]
+
+
+def run(cmd, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run(cmd, cwd=ROOT, env=e, capture_output=True, text=True)
+
+
+class EvalSmoke(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        shutil.rmtree(TMP, ignore_errors=True)
+        os.makedirs(TMP)
+        cls.out = os.path.join(TMP, "out")
+        cls.load = run(["bash", "scripts/bench/eval/load_a.sh"], {
+            "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "20 40",
+            "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out,
+            "VLSM_EVAL_DB": os.path.join(TMP, "db")})
+
+    def test_pipeline(self):
+        self.assertEqual(self.load.returncode, 0, self.load.stderr)
+        doc = os.path.join(TMP, "results.md")
+        with open(doc, "w") as f:
+            f.write("prose before\n<!-- eval:begin -->\nold\n<!-- eval:end -->\nprose after\n")
+        summary = os.path.join(TMP, "summary.json")
+        rep = run([sys.executable, "scripts/bench/eval/report.py", self.out,
+                   "--markdown", doc, "--json", summary])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        with open(summary) as f:
+            runs = json.load(f)
+        expected = {f"{e}/{s}" for e in ("sustainable", "load20", "load40") for s in SYSTEMS}
+        self.assertEqual(set(runs), expected)
+        base = runs["sustainable/rocksdb"]["achieved_ops_per_s"]
+        for name, r in runs.items():
+            self.assertEqual(r["operations"], 30000, name)
+            self.assertEqual(r["errors"], 0, name)
+            self.assertGreater(r["cpu_us_per_op"], 0, name)
+            if name.startswith("load"):
+                pct = int(name[4:6])
+                # Offered at pct % of RocksDB's closed-loop rate (whole ops/s).
+                self.assertAlmostEqual(r["offered_ops_per_s"], base * pct / 100,
+                                       delta=0.05 * base * pct / 100 + 1, msg=name)
+                self.assertLessEqual(r["achieved_ops_per_s"], r["offered_ops_per_s"] * 1.02, name)
+        with open(doc) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("prose before\n<!-- eval:begin -->\n"))
+        self.assertTrue(text.endswith("<!-- eval:end -->\nprose after\n"))
+        self.assertNotIn("\nold\n", text)
+        for s in SYSTEMS:
+            self.assertIn(f"| {s} |", text)
+        self.assertIn("Targets at 40% load", text)
+
+    def test_bad_settings_stop_before_any_run(self):
+        for env, says in [({"VLSM_EVAL_SYSTEMS": "rocksdb leveldb"}, "leveldb"),
+                          ({"VLSM_EVAL_LOADS": "50 x"}, "VLSM_EVAL_LOADS"),
+                          ({"VLSM_EVAL_REGIONS": "0"}, "VLSM_EVAL_REGIONS"),
+                          ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU")]:
+            out = os.path.join(TMP, "bad")
+            shutil.rmtree(out, ignore_errors=True)
+            r = run(["bash", "scripts/bench/eval/load_a.sh"], dict(env, VLSM_EVAL_OUT=out))
+            self.assertEqual(r.returncode, 2, (env, r.stderr))
+            self.assertIn(says, r.stderr)
+            self.assertFalse(os.path.exists(out), env)
+
+
+if __name__ == "__main__":
+    unittest.main()
