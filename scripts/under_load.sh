@@ -18,13 +18,14 @@
 # Output: <dir>/{sustainable,load}.{json,csv,out,err}, verify.{out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
 seconds=${VLSM_UNDERLOAD_SECONDS:-600}
 step=${VLSM_UNDERLOAD_STEP:-20}
 out=${VLSM_UNDERLOAD_DIR:-$VLSM_ROOT/build/under-load}
 ycsb=${VLSM_YCSB_BIN:-$VLSM_ROOT/build/ycsb_vlsm}
-for v in "$seconds" "$step"; do
-  case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_UNDERLOAD_SECONDS and VLSM_UNDERLOAD_STEP must be positive whole numbers, got '$v'" >&2; exit 2;; esac
-done
+require_positive_int VLSM_UNDERLOAD_SECONDS "$seconds"
+require_positive_int VLSM_UNDERLOAD_STEP "$step"
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
 rm -rf "$out"; mkdir -p "$out"
 common=(-P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 -p fieldlength=200
@@ -36,7 +37,7 @@ load_io=(-p direct_io=true)
 verify_io=(-p direct_io=false)
 
 if [ -n "${VLSM_UNDERLOAD_RATE:-}" ]; then
-  case "$VLSM_UNDERLOAD_RATE" in *[!0-9]*|0) echo "error: VLSM_UNDERLOAD_RATE must be a positive whole number, got '$VLSM_UNDERLOAD_RATE'" >&2; exit 2;; esac
+  require_positive_int VLSM_UNDERLOAD_RATE "$VLSM_UNDERLOAD_RATE"
   rate=$VLSM_UNDERLOAD_RATE
   echo "== 1. rate given: $rate ops/s (no search)"
 else

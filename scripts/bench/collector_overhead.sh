@@ -9,12 +9,13 @@
 # VLSM_BENCH_DIR (default build/bench/overhead).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
 keys=${VLSM_OVERHEAD_KEYS:-2000000}
 rounds=${VLSM_OVERHEAD_ROUNDS:-5}
 out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/overhead}
-for v in "$keys" "$rounds"; do
-  case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_OVERHEAD_KEYS and VLSM_OVERHEAD_ROUNDS must be positive whole numbers, got '$v'" >&2; exit 2;; esac
-done
+require_positive_int VLSM_OVERHEAD_KEYS "$keys"
+require_positive_int VLSM_OVERHEAD_ROUNDS "$rounds"
 cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target db_bench db_bench_vlsm | tail -1
 mkdir -p "$out"
 

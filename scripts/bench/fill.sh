@@ -11,12 +11,14 @@
 # <dir>/summary.json.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
 . "$VLSM_ROOT/scripts/lib/deps.sh"
 . "$VLSM_ROOT/scripts/bench/lib.sh"
 
 keys=${VLSM_BENCH_KEYS:-10000000}
 out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/fill}
-case "$keys" in ''|*[!0-9]*|0) echo "error: VLSM_BENCH_KEYS must be a positive whole number, got '$keys'" >&2; exit 2;; esac
+require_positive_int VLSM_BENCH_KEYS "$keys"
 
 vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3 time
 vlsm_bench_build

@@ -14,15 +14,16 @@
 # build/bench/mixgraph), VLSM_BENCH_VLSM_FLAGS, VLSM_JOBS.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
 . "$VLSM_ROOT/scripts/lib/deps.sh"
 . "$VLSM_ROOT/scripts/bench/lib.sh"
 
 keys=${VLSM_BENCH_KEYS:-10000000}
 ops=${VLSM_BENCH_OPS:-10000000}
 out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/mixgraph}
-for v in "$keys" "$ops"; do
-  case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_BENCH_KEYS and VLSM_BENCH_OPS must be positive whole numbers, got '$v'" >&2; exit 2;; esac
-done
+require_positive_int VLSM_BENCH_KEYS "$keys"
+require_positive_int VLSM_BENCH_OPS "$ops"
 mixgraph=(--benchmarks=mixgraph,waitforcompaction --use_existing_db=1 --num="$keys" --reads="$ops"
   --key_dist_a=0.002312 --key_dist_b=0.3467 --keyrange_num=30
   --keyrange_dist_a=14.18 --keyrange_dist_b=-2.917 --keyrange_dist_c=0.0164

@@ -16,13 +16,15 @@
 # Output: <dir>/<system>-<round>.{json,csv,out,err} and the table.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
 rate=${VLSM_YCSB_RATE:-40000}
 records=${VLSM_YCSB_RECORDS:-6000000}
 rounds=${VLSM_YCSB_ROUNDS:-3}
 out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/ycsb-load-a}
-for v in "$rate" "$records" "$rounds"; do
-  case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_YCSB_RATE, VLSM_YCSB_RECORDS and VLSM_YCSB_ROUNDS must be positive whole numbers, got '$v'" >&2; exit 2;; esac
-done
+require_positive_int VLSM_YCSB_RATE "$rate"
+require_positive_int VLSM_YCSB_RECORDS "$records"
+require_positive_int VLSM_YCSB_ROUNDS "$rounds"
 cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target ycsb_vlsm | tail -1
 mkdir -p "$out"
 common=(-P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 -p fieldlength=200

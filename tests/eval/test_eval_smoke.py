@@ -73,6 +73,7 @@ class EvalSmoke(unittest.TestCase):
         for env, says in [({"VLSM_EVAL_SYSTEMS": "rocksdb leveldb"}, "leveldb"),
                           ({"VLSM_EVAL_LOADS": "50 x"}, "VLSM_EVAL_LOADS"),
                           ({"VLSM_EVAL_REGIONS": "0"}, "VLSM_EVAL_REGIONS"),
+                          ({"VLSM_EVAL_BASE_RATE": "abc"}, "VLSM_EVAL_BASE_RATE"),
                           ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)

@@ -242,6 +242,17 @@ Options VlsmTestOptions(std::shared_ptr<EventListener> listener) {
   return o;
 }
 
+// An empty DB at `path`, opened with `options`; nullptr (and a test
+// failure naming the step) if it cannot be made.
+std::unique_ptr<DB> OpenFreshDb(const Options& options, const std::string& path) {
+  Status s = DestroyDB(path, options);
+  EXPECT_TRUE(s.ok()) << "DestroyDB " << path << ": " << s.ToString();
+  DB* raw = nullptr;
+  s = DB::Open(options, path, &raw);
+  EXPECT_TRUE(s.ok()) << "DB::Open " << path << ": " << s.ToString();
+  return std::unique_ptr<DB>(s.ok() ? raw : nullptr);
+}
+
 using Model = std::map<std::string, std::string>;
 
 // Random puts, overwrites, deletes, single deletes, range deletes and merges,
@@ -343,10 +354,9 @@ TEST(VlsmDbTest, CompactionsFollowTheRulesAndDataMatchesModel) {
   const std::string path = TestDir("rules");
   auto checker = std::make_shared<VlsmRuleChecker>();
   Options options = VlsmTestOptions(checker);
-  ASSERT_TRUE(DestroyDB(path, options).ok());
-  DB* raw = nullptr;
-  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  DB* raw = nullptr;  // for the reopens below
 
   Model model;
   Workload work(301);
@@ -517,10 +527,9 @@ TEST(VlsmDbTest, SetOptionsSwitchesALiveColumnFamily) {
   const std::string path = TestDir("switch_live");
   auto counter = std::make_shared<L0InputCounter>();
   Options options = VlsmTestOptions(counter);
-  ASSERT_TRUE(DestroyDB(path, options).ok());
-  DB* raw = nullptr;
-  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  DB* raw = nullptr;  // for the reopens below
   Model model;
 
   // vLSM: three overlapping L0 files go to L1 one at a time, oldest first.
@@ -562,10 +571,8 @@ TEST(VlsmDbTest, SetOptionsRefusesKvlsmOnADynamicLevelBytesDb) {
   Options stock;
   stock.create_if_missing = true;
   ASSERT_TRUE(stock.level_compaction_dynamic_level_bytes);
-  ASSERT_TRUE(DestroyDB(path, stock).ok());
-  DB* raw = nullptr;
-  ASSERT_TRUE(DB::Open(stock, path, &raw).ok());
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db = OpenFreshDb(stock, path);
+  ASSERT_NE(db, nullptr);
   Status s = db->SetOptions({{"compaction_pri", "kVlsm"}});
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(s.ToString().find("level_compaction_dynamic_level_bytes"),

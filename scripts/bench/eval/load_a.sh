@@ -24,6 +24,8 @@
 #         load<pct>-<system>.{json,csv,out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=../../lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
 # shellcheck source=systems.sh
 source "$VLSM_ROOT/scripts/bench/eval/systems.sh"
 eval_check_settings
@@ -34,9 +36,10 @@ max_seconds=${VLSM_EVAL_MAX_SECONDS:-1200}
 out=${VLSM_EVAL_OUT:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
 db=${VLSM_EVAL_DB:-$VLSM_ROOT/build/eval-db}
 ycsb=$VLSM_ROOT/build/ycsb_vlsm
-for v in "$records" "$max_seconds" $loads; do
-  case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_EVAL_RECORDS, VLSM_EVAL_MAX_SECONDS and VLSM_EVAL_LOADS must be positive whole numbers, got '$v'" >&2; exit 2;; esac
-done
+require_positive_int VLSM_EVAL_RECORDS "$records"
+require_positive_int VLSM_EVAL_MAX_SECONDS "$max_seconds"
+for pct in $loads; do require_positive_int VLSM_EVAL_LOADS "$pct"; done
+[ -z "${VLSM_EVAL_BASE_RATE:-}" ] || require_positive_int VLSM_EVAL_BASE_RATE "$VLSM_EVAL_BASE_RATE"
 for s in $systems; do eval_system_props "$s" > /dev/null; done
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
 mkdir -p "$out"
@@ -75,7 +78,6 @@ achieved() {  # report -> its average achieved ops/s, whole number
 }
 
 if [ -n "${VLSM_EVAL_BASE_RATE:-}" ]; then
-  case "$VLSM_EVAL_BASE_RATE" in *[!0-9]*|0) echo "error: VLSM_EVAL_BASE_RATE must be a positive whole number, got '$VLSM_EVAL_BASE_RATE'" >&2; exit 2;; esac
   base=$VLSM_EVAL_BASE_RATE
   echo "== 1. RocksDB's rate given: $base ops/s"
 else

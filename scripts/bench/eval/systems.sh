@@ -26,11 +26,9 @@
 
 eval_systems_all="rocksdb rocksdb-io vlsm vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64"
 
-eval_check_settings() {
-  local v
-  for v in "${VLSM_EVAL_REGIONS:-4}" "${VLSM_EVAL_BG_JOBS:-2}"; do
-    case "$v" in ''|*[!0-9]*|0) echo "error: VLSM_EVAL_REGIONS and VLSM_EVAL_BG_JOBS must be positive whole numbers, got '$v'" >&2; return 2;; esac
-  done
+eval_check_settings() {  # needs scripts/lib/checks.sh
+  require_positive_int VLSM_EVAL_REGIONS "${VLSM_EVAL_REGIONS:-4}"
+  require_positive_int VLSM_EVAL_BG_JOBS "${VLSM_EVAL_BG_JOBS:-2}"
   case "${VLSM_EVAL_LOWER_CPU:-0}" in 0|1) ;; *) echo "error: VLSM_EVAL_LOWER_CPU must be 0 or 1, got '$VLSM_EVAL_LOWER_CPU'" >&2; return 2;; esac
 }
 
