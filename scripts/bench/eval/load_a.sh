@@ -14,7 +14,9 @@
 #   VLSM_EVAL_LOADS     default "50 70 80 90 95" (percent)
 #   VLSM_EVAL_RECORDS   default 48000000 (10.4 GB: with 4 regions each tree
 #                       has L3 partly full, the paper's shape)
-#   VLSM_EVAL_BASE_RATE skip step 1 and take this as RocksDB's rate
+#   VLSM_EVAL_BASE_RATE take this as RocksDB's rate; step 1 is then skipped
+#                       unless VLSM_EVAL_SUSTAINABLE=1 (e.g. step 1 on
+#                       the sensitivity systems alone)
 #   VLSM_EVAL_MAX_SECONDS  stop generating after this long (default 1200;
 #                       an overloaded system then drains its queue)
 #   VLSM_EVAL_OUT       results (default build/eval/<timestamp>)
@@ -28,6 +30,8 @@ VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 source "$VLSM_ROOT/scripts/lib/checks.sh"
 # shellcheck source=systems.sh
 source "$VLSM_ROOT/scripts/bench/eval/systems.sh"
+# shellcheck source=ycsb_run.sh
+source "$VLSM_ROOT/scripts/bench/eval/ycsb_run.sh"
 eval_check_settings
 systems=${VLSM_EVAL_SYSTEMS:-rocksdb rocksdb-io vlsm}
 loads=${VLSM_EVAL_LOADS:-50 70 80 90 95}
@@ -40,6 +44,7 @@ require_positive_int VLSM_EVAL_RECORDS "$records"
 require_positive_int VLSM_EVAL_MAX_SECONDS "$max_seconds"
 for pct in $loads; do require_positive_int VLSM_EVAL_LOADS "$pct"; done
 [ -z "${VLSM_EVAL_BASE_RATE:-}" ] || require_positive_int VLSM_EVAL_BASE_RATE "$VLSM_EVAL_BASE_RATE"
+require_flag VLSM_EVAL_SUSTAINABLE "${VLSM_EVAL_SUSTAINABLE:-0}"
 for s in $systems; do eval_system_props "$s" > /dev/null; done
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
 mkdir -p "$out"
@@ -57,34 +62,22 @@ echo "== evaluation: $records records, systems: $systems; output $out"
 # run NAME SYSTEM [ycsb properties...]: one load on an empty DB.
 run() {
   local name=$1 system=$2; shift 2
-  local -a sys
-  mapfile -t sys < <(eval_system_props "$system")
   rm -rf "$db"
-  local t0; t0=$(date +%s)
-  if ! "$ycsb" load "${common[@]}" "${sys[@]}" -p rocksdb.dir="$db" \
-      -p recordcount="$records" -p maxexecutiontime="$max_seconds" "$@" \
-      -p report="$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"; then
-    echo "error: ycsb_vlsm failed for $name; last lines of $out/$name.err:" >&2
-    tail -3 "$out/$name.err" >&2
-    rm -rf "$db"
-    return 1
-  fi
+  eval_ycsb load "$name" "$system" "$db" -p recordcount="$records" \
+    -p maxexecutiontime="$max_seconds" "$@" || { rm -rf "$db"; return 1; }
   rm -rf "$db"
-  echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out" | cut -c1-110) ($(( $(date +%s) - t0 )) s)"
 }
 
-achieved() {  # report -> its average achieved ops/s, whole number
-  python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["achieved_ops_per_s"]))' "$1"
-}
-
-if [ -n "${VLSM_EVAL_BASE_RATE:-}" ]; then
-  base=$VLSM_EVAL_BASE_RATE
-  echo "== 1. RocksDB's rate given: $base ops/s"
-else
+if [ -z "${VLSM_EVAL_BASE_RATE:-}" ] || [ "${VLSM_EVAL_SUSTAINABLE:-0}" = 1 ]; then
   echo "== 1. sustainable Load A rate (closed loop, whole dataset)"
   for s in $systems; do run "sustainable-$s" "$s"; done
+fi
+if [ -n "${VLSM_EVAL_BASE_RATE:-}" ]; then
+  base=$VLSM_EVAL_BASE_RATE
+  echo "== RocksDB's rate given: $base ops/s"
+else
   [ -f "$out/sustainable-rocksdb.json" ] || { echo "error: the load percentages are of RocksDB's rate: put rocksdb in VLSM_EVAL_SYSTEMS or set VLSM_EVAL_BASE_RATE" >&2; exit 2; }
-  base=$(achieved "$out/sustainable-rocksdb.json")
+  base=$(eval_achieved "$out/sustainable-rocksdb.json")
 fi
 echo "base_rate=$base" >> "$out/config.txt"
 

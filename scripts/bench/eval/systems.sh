@@ -29,7 +29,7 @@ eval_systems_all="rocksdb rocksdb-io vlsm vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-p
 eval_check_settings() {  # needs scripts/lib/checks.sh
   require_positive_int VLSM_EVAL_REGIONS "${VLSM_EVAL_REGIONS:-4}"
   require_positive_int VLSM_EVAL_BG_JOBS "${VLSM_EVAL_BG_JOBS:-2}"
-  case "${VLSM_EVAL_LOWER_CPU:-0}" in 0|1) ;; *) echo "error: VLSM_EVAL_LOWER_CPU must be 0 or 1, got '$VLSM_EVAL_LOWER_CPU'" >&2; return 2;; esac
+  require_flag VLSM_EVAL_LOWER_CPU "${VLSM_EVAL_LOWER_CPU:-0}"
 }
 
 eval_common_props() {  # the properties every system shares, one per line
