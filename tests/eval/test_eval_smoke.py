@@ -74,7 +74,8 @@ class EvalSmoke(unittest.TestCase):
                           ({"VLSM_EVAL_LOADS": "50 x"}, "VLSM_EVAL_LOADS"),
                           ({"VLSM_EVAL_REGIONS": "0"}, "VLSM_EVAL_REGIONS"),
                           ({"VLSM_EVAL_BASE_RATE": "abc"}, "VLSM_EVAL_BASE_RATE"),
-                          ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU")]:
+                          ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU"),
+                          ({"VLSM_EVAL_SUSTAINABLE": "2"}, "VLSM_EVAL_SUSTAINABLE")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)
             r = run(["bash", "scripts/bench/eval/load_a.sh"], dict(env, VLSM_EVAL_OUT=out))

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Tables and figures from a scripts/bench/eval/load_a.sh output directory.
 
-usage: report.py OUT_DIR [--markdown FILE] [--figures DIR] [--json FILE]
+usage: report.py OUT_DIR [--markdown FILE [--section TAG]] [--figures DIR]
+                 [--json FILE]
 
 Prints the tables as Markdown. --markdown FILE replaces the text between
-"<!-- eval:begin -->" and "<!-- eval:end -->" in FILE with them (the rest of
-FILE, the prose, is left alone). --figures DIR writes p99_vs_load.png,
+"<!-- TAG:begin -->" and "<!-- TAG:end -->" in FILE with them (TAG is "eval"
+unless --section says otherwise; the rest of FILE, the prose, is left
+alone), so one results page can hold several output directories' tables. --figures DIR writes p99_vs_load.png,
 timeline_<pct>.png and latency_tail_<pct>.png (needs python3-matplotlib).
 --json FILE writes every figure of the tables, machine-readable.
 
@@ -229,8 +231,8 @@ def render_targets(runs):
         verdict = "not measured" if r is None else ("met" if ok(r) else "**missed**")
         body.append([name, want, shown, verdict])
     return [f"**Targets at {pct}% load, vLSM against RocksDB-IO** (ratio RocksDB-IO / vLSM "
-            "for latency and stalls, vLSM / RocksDB-IO for costs; Run A read P99 is "
-            "not measured by this script):", "",
+            "for latency and stalls, vLSM / RocksDB-IO for costs; the Run A read P99 "
+            "target is in the Run A-D tables, report_runs.py):", "",
             table(["figure", "target", "measured", "verdict"], body), ""]
 
 
@@ -296,10 +298,26 @@ def figures(runs, out, fig_dir):
         subprocess.run([plot, *c], check=True)
 
 
+def replace_section(path, tag, text):
+    """Puts TEXT between "<!-- TAG:begin -->" and "<!-- TAG:end -->" in the
+    file at PATH, leaving the prose around them alone."""
+    with open(path) as f:
+        doc = f.read()
+    begin, end = f"<!-- {tag}:begin -->", f"<!-- {tag}:end -->"
+    if begin not in doc or end not in doc:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {path} has no {begin} ... {end} section")
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + "\n" + text + "\n" + end + tail)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
     ap.add_argument("--markdown")
+    ap.add_argument("--section", default="eval",
+                    help="the marker tag in --markdown (default: eval)")
     ap.add_argument("--figures")
     ap.add_argument("--json")
     a = ap.parse_args()
@@ -313,15 +331,7 @@ def main():
     text = render(runs, config)
     print(text)
     if a.markdown:
-        with open(a.markdown) as f:
-            doc = f.read()
-        begin, end = "<!-- eval:begin -->", "<!-- eval:end -->"
-        if begin not in doc or end not in doc:
-            sys.exit(f"report.py: {a.markdown} has no {begin} ... {end} section")
-        head, rest = doc.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        with open(a.markdown, "w") as f:
-            f.write(head + begin + "\n" + text + "\n" + end + tail)
+        replace_section(a.markdown, a.section, text)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({f"{e}/{s}": v for (e, s), v in sorted(runs.items())}, f, indent=1)

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Tables from a scripts/bench/eval/run_abcd.sh output directory.
+
+usage: report_runs.py OUT_DIR [--markdown FILE [--section TAG]] [--json FILE]
+
+Experiment 1's second half (each system's closed-loop rate per workload
+after Load A) and experiment 3 (open-loop Run A-D at one percentage of
+RocksDB's rate: read and write latency apart, as the paper's "Run A-R" and
+"Run A-W"), plus the Run A read P99 target. --markdown replaces the text
+between "<!-- TAG:begin -->" and "<!-- TAG:end -->" (TAG default:
+eval-runs); --json writes every figure of the tables.
+
+Store-wide figures (stall union, I/O, CPU) come from report.py's
+store_figures; a run's I/O amplification counts the compaction that the
+run's own writes caused and the load's leftover debt alike, so it is shown
+for what it is: bytes moved per byte the run wrote.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import BASELINE, OURS, fmt, replace_section, store_figures, systems_of, table  # noqa: E402
+
+WORKLOAD_ORDER = "abcdef"
+READ_TARGET = 12  # Run A read P99: RocksDB-IO / vLSM at least this
+
+
+def run_figures(path):
+    with open(path) as f:
+        rep = json.load(f)
+    with open(path[:-5] + ".csv") as f:
+        rows = list(csv.DictReader(f))
+    fig = store_figures(rep, rows)
+    lat = rep["latency_us"]
+    # The write a workload does: A and B update, D inserts, C none.
+    write = lat.get("update") or lat.get("insert")
+    fig["read"] = {k: lat["read"][k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} \
+        if "read" in lat else None
+    fig["write"] = {k: write[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} \
+        if write else None
+    fig["not_found"] = rep.get("not_found", 0)
+    return fig
+
+
+def load_dir(out):
+    """{(kind, workload, distribution, system): figures}; kind is "closed"
+    or "run<pct>"."""
+    runs = {}
+    for name in sorted(os.listdir(out)):
+        m = re.fullmatch(r"(closed|run\d+)-([a-f])-(uniform|zipfian|latest)-(.+)\.json", name)
+        if m:
+            runs[m.groups()] = run_figures(os.path.join(out, name))
+    return runs
+
+
+def ordered_workloads(runs):
+    keys = {(w, d) for _, w, d, _ in runs}
+    return sorted(keys, key=lambda k: (WORKLOAD_ORDER.index(k[0]), k[1]))
+
+
+def ms(d, key):
+    return fmt(d[key], 2) if d else "–"
+
+
+def render(runs, config):
+    systems = systems_of({(k, s): None for k, _, _, s in runs})
+    out = ["Configuration (`config.txt`):", "", "```", config, "```", ""]
+    out += ["**Closed-loop rate after Load A** (4 client threads, half the open-loop "
+            "run's length; ops/s):", ""]
+    out.append(table(["run"] + systems,
+                     [[f"Run {w.upper()} {d}"] +
+                      [fmt(int(runs[("closed", w, d, s)]["achieved_ops_per_s"]))
+                       if ("closed", w, d, s) in runs else "–" for s in systems]
+                      for w, d in ordered_workloads(runs)]))
+    out.append("")
+    kinds = sorted({k for k, _, _, _ in runs if k != "closed"})
+    for kind in kinds:
+        pct = int(kind[3:])
+        rows = []
+        for w, d in ordered_workloads(runs):
+            for s in systems:
+                f = runs.get((kind, w, d, s))
+                if not f:
+                    continue
+                rows.append([f"Run {w.upper()} {d}", s, fmt(int(f["offered_ops_per_s"])),
+                             fmt(int(f["achieved_ops_per_s"])),
+                             ms(f["read"], "p50"), ms(f["read"], "p99"),
+                             ms(f["read"], "p99.9"),
+                             ms(f["write"], "p99"), ms(f["write"], "p99.9"),
+                             fmt(max(x["max"] for x in (f["read"], f["write"]) if x), 1),
+                             f"{fmt(f['stall_s'])} / {fmt(f['longest_stall_s'], 2)}",
+                             fmt(f["io_amplification"], 2) if f["write"] else "–",
+                             fmt(f["cpu_us_per_op"], 2)])
+        out += [f"**Run A-D, open loop at {pct}% of RocksDB's closed-loop rate for each "
+                "run** (latency in ms; R = reads, W = updates, or inserts in Run D):", ""]
+        out.append(table(["run", "system", "offered", "achieved", "R P50", "R P99",
+                          "R P99.9", "W P99", "W P99.9", "max", "stall s / longest",
+                          "bytes moved / written", "CPU µs/op"], rows))
+        out.append("")
+        out += render_read_target(runs, kind)
+    return "\n".join(out)
+
+
+def render_read_target(runs, kind):
+    rows = []
+    for d in ("uniform", "zipfian", "latest"):
+        v, b = runs.get((kind, "a", d, OURS)), runs.get((kind, "a", d, BASELINE))
+        if not (v and b and v["read"] and b["read"]):
+            continue
+        r = b["read"]["p99"] / v["read"]["p99"]
+        rows.append([f"Run A {d}", f"{fmt(b['read']['p99'], 2)} / {fmt(v['read']['p99'], 2)} ms",
+                     f"{r:.2f}×", "met" if r >= READ_TARGET else "**missed**"])
+    if not rows:
+        return []
+    return [f"**Target: Run A read P99 at least {READ_TARGET}× lower than RocksDB-IO's** "
+            f"({kind[3:]}% load):", "",
+            table(["run", "RocksDB-IO / vLSM read P99", "ratio", "verdict"], rows), ""]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--markdown")
+    ap.add_argument("--section", default="eval-runs")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    if not os.path.isdir(a.out):
+        sys.exit(f"report_runs.py: {a.out} is not a directory")
+    runs = load_dir(a.out)
+    if not runs:
+        sys.exit(f"report_runs.py: no run_abcd.sh reports in {a.out}")
+    config_path = os.path.join(a.out, "config.txt")
+    config = open(config_path).read().strip() if os.path.exists(config_path) else "unknown"
+    text = render(runs, config)
+    print(text)
+    if a.markdown:
+        replace_section(a.markdown, a.section, text)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"/".join(k): v for k, v in sorted(runs.items())}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""scripts/bench/eval/run_abcd.sh and report_runs.py at a tiny scale.
+
+Fills one DB per system with 20 000 records, runs Run A and Run D (Zipfian)
+closed loop and then open loop at 80% of RocksDB's closed-loop rate, and
+checks what report_runs.py makes of it: every run present, each offered
+rate 80% of RocksDB's for that workload, reads and writes reported apart
+(Run D's writes are inserts), the DBs removed at the end, and the Markdown
+section replaced. Bad settings stop with exit 2 before anything is created.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+ROOT = os.getcwd()
+TMP = os.path.join(os.environ.get("TEST_TMPDIR", "/tmp"), "eval_runs")
+SYSTEMS = ["rocksdb", "rocksdb-io", "vlsm"]
+
+
+def run(cmd, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run(cmd, cwd=ROOT, env=e, capture_output=True, text=True)
+
+
+class EvalRuns(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        shutil.rmtree(TMP, ignore_errors=True)
+        os.makedirs(TMP)
+        cls.out = os.path.join(TMP, "out")
+        cls.db = os.path.join(TMP, "db")
+        cls.runs = run(["bash", "scripts/bench/eval/run_abcd.sh"], {
+            "VLSM_EVAL_RECORDS": "20000", "VLSM_EVAL_REGIONS": "1",
+            "VLSM_EVAL_WORKLOADS": "a d", "VLSM_EVAL_DISTRIBUTIONS": "zipfian",
+            "VLSM_EVAL_RUN_SECONDS": "2", "VLSM_EVAL_OUT": cls.out,
+            "VLSM_EVAL_DB": cls.db})
+
+    def test_pipeline(self):
+        self.assertEqual(self.runs.returncode, 0, self.runs.stderr)
+        for s in SYSTEMS:
+            self.assertFalse(os.path.exists(os.path.join(self.db, s)), s)
+        doc = os.path.join(TMP, "results.md")
+        with open(doc, "w") as f:
+            f.write("before\n<!-- eval-runs:begin -->\nold\n<!-- eval-runs:end -->\nafter\n")
+        summary = os.path.join(TMP, "runs.json")
+        rep = run([sys.executable, "scripts/bench/eval/report_runs.py", self.out,
+                   "--markdown", doc, "--json", summary])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        with open(summary) as f:
+            runs = json.load(f)
+        expected = {f"{k}/{w}/zipfian/{s}" for k in ("closed", "run80")
+                    for w in "ad" for s in SYSTEMS}
+        self.assertEqual(set(runs), expected)
+        for name, r in runs.items():
+            self.assertEqual(r["errors"], 0, name)
+            self.assertGreater(r["operations"], 0, name)
+            self.assertIsNotNone(r["read"], name)
+            self.assertIsNotNone(r["write"], name)  # A updates, D inserts
+            self.assertLessEqual(r["read"]["p50"], r["read"]["p99"], name)
+        for w in "ad":
+            base = runs[f"closed/{w}/zipfian/rocksdb"]["achieved_ops_per_s"]
+            for s in SYSTEMS:
+                offered = runs[f"run80/{w}/zipfian/{s}"]["offered_ops_per_s"]
+                self.assertAlmostEqual(offered, 0.8 * base, delta=0.05 * base, msg=(w, s))
+        with open(doc) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("before\n<!-- eval-runs:begin -->\n"))
+        self.assertTrue(text.endswith("<!-- eval-runs:end -->\nafter\n"))
+        self.assertNotIn("\nold\n", text)
+        self.assertIn("Run A read P99 at least 12", text)
+        self.assertIn("| Run D zipfian | vlsm |", text)
+
+    def test_bad_settings_stop_before_anything_is_created(self):
+        for env, says in [({"VLSM_EVAL_SYSTEMS": "vlsm rocksdb-io"}, "must include rocksdb"),
+                          ({"VLSM_EVAL_WORKLOADS": "a z"}, "'z'"),
+                          ({"VLSM_EVAL_DISTRIBUTIONS": "pareto"}, "pareto"),
+                          ({"VLSM_EVAL_RUN_LOAD": "0"}, "VLSM_EVAL_RUN_LOAD"),
+                          ({"VLSM_EVAL_RUN_SECONDS": "1m"}, "VLSM_EVAL_RUN_SECONDS")]:
+            out = os.path.join(TMP, "bad")
+            shutil.rmtree(out, ignore_errors=True)
+            r = run(["bash", "scripts/bench/eval/run_abcd.sh"], dict(env, VLSM_EVAL_OUT=out))
+            self.assertEqual(r.returncode, 2, (env, r.stderr))
+            self.assertIn(says, r.stderr)
+            self.assertFalse(os.path.exists(out), env)
+
+
+if __name__ == "__main__":
+    unittest.main()
