@@ -1,7 +1,10 @@
 #include "rocksdb_binding.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
@@ -61,6 +64,7 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   c.wal = p.GetBool("rocksdb.wal", true);
   c.sync = p.GetBool("rocksdb.sync", false);
   c.destroy = p.GetBool("rocksdb.destroy", false);
+  c.wait_for_compaction = p.GetBool("rocksdb.wait_for_compaction", false);
   c.lsm_metrics = p.GetBool("lsm_metrics", true);
   c.extra_options = p.GetString("rocksdb.options", "");
   if (c.growth < 2 || c.num_levels < 2 || c.max_background_jobs < 1 ||
@@ -140,7 +144,14 @@ std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config
                                     rocksdb::Env::Priority::LOW);
   env->IncBackgroundThreadsIfNeeded(config.regions * flushes,
                                     rocksdb::Env::Priority::HIGH);
-  env->CreateDirIfMissing(config.dir);
+  // The regions' parent, with any missing parents of its own (RocksDB
+  // creates one level only).
+  std::error_code ec;
+  std::filesystem::create_directories(config.dir, ec);
+  if (ec) {
+    *error = "creating " + config.dir + ": " + ec.message();
+    return nullptr;
+  }
   for (int i = 0; i < config.regions; i++) {
     std::string path = config.dir + "/region-" + std::to_string(i);
     rocksdb::Options o = config.MakeOptions();
@@ -272,6 +283,7 @@ void RocksDbBinding::SetOperationCount(uint64_t ops) {
 void RocksDbBinding::Close() {
   if (closed_) return;
   closed_ = true;
+  if (config_.wait_for_compaction) WaitForCompactions();
   std::string json = "[";
   for (size_t i = 0; i < regions_.size(); i++) {
     auto& r = regions_[i];
@@ -281,6 +293,23 @@ void RocksDbBinding::Close() {
     json += rocksdb::LsmMetricsToJson(r->collector->Report());
   }
   final_metrics_ = json + "]";
+}
+
+void RocksDbBinding::WaitForCompactions() {
+  fprintf(stderr, "[ycsb] waiting for flushes and compactions to finish\n");
+  auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < regions_.size(); i++) {
+    rocksdb::WaitForCompactOptions wait;
+    wait.flush = true;  // the memtables too: the next phase starts settled
+    rocksdb::Status s = regions_[i]->db->WaitForCompact(wait);
+    if (!s.ok()) {
+      fprintf(stderr, "[ycsb] region %zu: waiting for compactions: %s\n", i,
+              s.ToString().c_str());
+    }
+  }
+  fprintf(stderr, "[ycsb] compactions finished after %.1f s\n",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+              .count());
 }
 
 std::string RocksDbBinding::MetricsJson() {

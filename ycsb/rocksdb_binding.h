@@ -40,6 +40,9 @@ struct RocksDbConfig {
   bool wal = true;
   bool sync = false;
   bool destroy = false;        // delete existing DBs first (load phase)
+  // At the end of the phase, wait until no flush or compaction is pending
+  // before closing: a fill whose runs should start from a settled tree.
+  bool wait_for_compaction = false;
   bool lsm_metrics = true;     // attach a collector per region
   // Any RocksDB options, as an options string ("a=1;b=2"), applied after
   // the sizes above: how the evaluation expresses RocksDB-IO's limits and
@@ -77,6 +80,7 @@ class RocksDbBinding : public DbBinding {
   struct Region;
   explicit RocksDbBinding(const RocksDbConfig& config);
   OpResult Put(const std::string& key, const std::string& value);
+  void WaitForCompactions();
   RocksDbConfig config_;
   std::vector<std::unique_ptr<Region>> regions_;
   bool closed_ = false;

@@ -41,7 +41,7 @@ const std::set<std::string>& KnownNames() {
       "rocksdb.dir", "regions", "vlsm", "vlsm.sst_size", "vlsm.growth",
       "vlsm.phi", "rocksdb.sst_size", "rocksdb.l1_size", "rocksdb.growth",
       "rocksdb.num_levels", "rocksdb.wal", "rocksdb.sync",
-      "rocksdb.destroy", "direct_io", "compression", "block_cache_bytes",
+      "rocksdb.destroy", "rocksdb.wait_for_compaction", "direct_io", "compression", "block_cache_bytes",
       "max_background_jobs", "lower_cpu_priority", "lsm_metrics",
       "rocksdb.options"};
   return names;

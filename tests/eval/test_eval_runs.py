@@ -56,6 +56,9 @@ class EvalRuns(unittest.TestCase):
                     for w in "ad" for s in SYSTEMS}
         self.assertEqual(set(runs), expected)
         for name, r in runs.items():
+            k, w, d, s = name.split("/")
+            with open(os.path.join(self.out, f"{k}-{w}-{d}-{s}.err")) as f:
+                self.assertIn("compactions finished after", f.read(), name)
             self.assertEqual(r["errors"], 0, name)
             self.assertGreater(r["operations"], 0, name)
             self.assertIsNotNone(r["read"], name)

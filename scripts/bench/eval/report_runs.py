@@ -11,9 +11,9 @@ between "<!-- TAG:begin -->" and "<!-- TAG:end -->" (TAG default:
 eval-runs); --json writes every figure of the tables.
 
 Store-wide figures (stall union, I/O, CPU) come from report.py's
-store_figures; a run's I/O amplification counts the compaction that the
-run's own writes caused and the load's leftover debt alike, so it is shown
-for what it is: bytes moved per byte the run wrote.
+store_figures. Every phase of run_abcd.sh waits for its compactions before
+it reports, so a run's bytes moved and CPU are its own writes' full cost
+(nothing left over from the fill), shown as bytes moved per byte written.
 """
 import argparse
 import csv

@@ -3,6 +3,11 @@
 # and D after Load A, uniform and Zipfian, side by side.
 #   0. each system gets one DB, filled by a closed-loop Load A of
 #      VLSM_EVAL_RECORDS records; the runs below all use that DB;
+#      every phase (fill and run) ends by waiting for its flushes and
+#      compactions (rocksdb.wait_for_compaction, not counted in its time),
+#      so each run starts from a settled tree, not from the debt a
+#      closed-loop fill or the run before it left, and its bytes and CPU
+#      include the compaction its own writes caused;
 #   1. for each workload and distribution, each system's closed-loop rate
 #      (VLSM_EVAL_RUN_SECONDS/2 seconds, 4 client threads);
 #   3. then an open-loop run of VLSM_EVAL_RUN_SECONDS at VLSM_EVAL_RUN_LOAD
@@ -71,7 +76,8 @@ echo "== Run A-D: $records records, systems: $systems; output $out"
 echo "== 0. fill each system's DB (closed-loop Load A)"
 for s in $systems; do
   rm -rf "${dbs:?}/$s" && mkdir -p "$dbs/$s"
-  eval_ycsb load "fill-$s" "$s" "$dbs/$s" -p recordcount="$records"
+  eval_ycsb load "fill-$s" "$s" "$dbs/$s" -p recordcount="$records" \
+    -p rocksdb.wait_for_compaction=true
 done
 
 # The run phase's properties: workload W's file (read after workloada, so
@@ -79,7 +85,7 @@ done
 run_props() {  # W DIST SECONDS
   printf '%s\n' -P "$VLSM_ROOT/ycsb/workloads/workload$1" \
     -p requestdistribution="$2" -p recordcount="$records" \
-    -p operationcount=0 -p maxexecutiontime="$3"
+    -p operationcount=0 -p maxexecutiontime="$3" -p rocksdb.wait_for_compaction=true
 }
 
 for w in $workloads; do
