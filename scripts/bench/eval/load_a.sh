@@ -17,8 +17,9 @@
 #   VLSM_EVAL_BASE_RATE take this as RocksDB's rate; step 1 is then skipped
 #                       unless VLSM_EVAL_SUSTAINABLE=1 (e.g. step 1 on
 #                       the sensitivity systems alone)
-#   VLSM_EVAL_MAX_SECONDS  stop generating after this long (default 1200;
-#                       an overloaded system then drains its queue)
+#   VLSM_EVAL_MAX_SECONDS  open-loop runs stop generating after this long
+#                       (default 1200; an overloaded system then drains its
+#                       queue); step 1 always loads the whole dataset
 #   VLSM_EVAL_OUT       results (default build/eval/<timestamp>)
 #   VLSM_EVAL_DB        DB directory (default build/eval-db; not tmpfs:
 #                       direct I/O)
@@ -63,8 +64,8 @@ echo "== evaluation: $records records, systems: $systems; output $out"
 run() {
   local name=$1 system=$2; shift 2
   rm -rf "$db"
-  eval_ycsb load "$name" "$system" "$db" -p recordcount="$records" \
-    -p maxexecutiontime="$max_seconds" "$@" || { rm -rf "$db"; return 1; }
+  eval_ycsb load "$name" "$system" "$db" -p recordcount="$records" "$@" \
+    || { rm -rf "$db"; return 1; }
   rm -rf "$db"
 }
 
@@ -84,6 +85,8 @@ echo "base_rate=$base" >> "$out/config.txt"
 echo "== 2. open-loop Load A at $loads % of $base ops/s"
 for pct in $loads; do
   rate=$(( base * pct / 100 ))
-  for s in $systems; do run "load$pct-$s" "$s" -p target="$rate"; done
+  for s in $systems; do
+    run "load$pct-$s" "$s" -p target="$rate" -p maxexecutiontime="$max_seconds"
+  done
 done
 echo "== done: python3 scripts/bench/eval/report.py $out"
