@@ -7,6 +7,9 @@
       P99 against offered load (% of sustainable), one line per sweep CSV
   plot.py cdf out/runa.json out/runa-vlsm.json -o cdf.png [--op read]
       latency CDF tail (1 - CDF on a log axis), from the reports' histograms
+  plot.py bars table.csv -o bars.png [--log]
+      grouped bars: the CSV's columns are group, series, then one column per
+      panel (its header is the panel's title); an empty cell draws no bar
 
 Each input is labelled by --labels a,b,... or by its file name.
 """
@@ -84,7 +87,7 @@ def load_curve(plt, args):
         x = [float(r["fraction"]) * 100 for r in rows]
         y = [float(r[col]) / 1000 for r in rows]
         ax.plot(x, y, marker="o", label=label)
-    ax.set_xlabel("offered load (% of sustainable rate)")
+    ax.set_xlabel(args.xlabel or "offered load (% of sustainable rate)")
     ax.set_ylabel(f"{args.op} P99 (ms)")
     ax.set_yscale("log")
     ax.grid(True, which="both", alpha=0.3)
@@ -120,18 +123,57 @@ def cdf(plt, args):
     return fig
 
 
+def bars(plt, args):
+    rows = read_csv(args.inputs[0])
+    metrics = [c for c in rows[0].keys() if c not in ("group", "series")]
+    groups = list(dict.fromkeys(r["group"] for r in rows))
+    series = list(dict.fromkeys(r["series"] for r in rows))
+    cols = min(3, len(metrics))
+    nrows = (len(metrics) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.5 * cols, 4.5 * nrows),
+                             squeeze=False)
+    panels = [ax for row in axes for ax in row]
+    for ax in panels[len(metrics):]:
+        ax.axis("off")
+    width = 0.8 / len(series)
+    for ax, metric in zip(panels, metrics):
+        for i, name in enumerate(series):
+            xs, ys = [], []
+            for g, group in enumerate(groups):
+                cell = next((r[metric] for r in rows
+                             if r["group"] == group and r["series"] == name), "")
+                if cell not in ("", None):
+                    xs.append(g + (i - (len(series) - 1) / 2) * width)
+                    ys.append(float(cell))
+            # One colour per series in every panel, bars or not.
+            ax.bar(xs, ys, width, label=name or None, color=f"C{i}")
+        ax.set_xticks(range(len(groups)))
+        ax.set_xlim(-0.5, len(groups) - 0.5)
+        ax.set_xticklabels(groups, rotation=30, ha="right")
+        ax.set_title(metric)
+        if args.log:
+            ax.set_yscale("log")
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+    if len(series) > 1:
+        axes[0][0].legend()  # the first panel has every series' colour
+    return fig
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kind", choices=["timeseries", "load", "cdf"])
+    p.add_argument("kind", choices=["timeseries", "load", "cdf", "bars"])
     p.add_argument("inputs", nargs="+")
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--op", default="all",
                    help="read, update, insert, scan, read-modify-write or all")
     p.add_argument("--labels", default="")
+    p.add_argument("--xlabel", default="", help="load: the x axis label")
+    p.add_argument("--log", action="store_true", help="bars: log y axis")
     args = p.parse_args()
     plt = load_matplotlib()
-    fig = {"timeseries": timeseries, "load": load_curve, "cdf": cdf}[args.kind](plt, args)
+    fig = {"timeseries": timeseries, "load": load_curve, "cdf": cdf,
+           "bars": bars}[args.kind](plt, args)
     fig.tight_layout()
     fig.savefig(args.output, dpi=120)
     print(f"plot.py: {args.output}")

@@ -77,6 +77,23 @@ class EvalRuns(unittest.TestCase):
         self.assertIn("Run A read P99 at least 12", text)
         self.assertIn("| Run D zipfian | vlsm |", text)
 
+    def test_figures(self):
+        has_matplotlib = subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"],
+                                        capture_output=True).returncode == 0
+        if not has_matplotlib:
+            self.skipTest("python3-matplotlib is not installed")
+        self.assertEqual(self.runs.returncode, 0, self.runs.stderr)
+        figs = os.path.join(TMP, "figures")
+        rep = run([sys.executable, "scripts/bench/eval/report_runs.py", self.out,
+                   "--figures", figs])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        with open(os.path.join(figs, "run_p99_80.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        with open(os.path.join(figs, "run_p99_80.csv")) as f:
+            rows = f.read().splitlines()
+        self.assertEqual(rows[0], "group,series,read P99 (ms),write P99 (ms)")
+        self.assertEqual(len(rows), 1 + 2 * len(SYSTEMS))  # Run A and D, each system
+
     def test_bad_settings_stop_before_anything_is_created(self):
         for env, says in [({"VLSM_EVAL_SYSTEMS": "vlsm rocksdb-io"}, "must include rocksdb"),
                           ({"VLSM_EVAL_WORKLOADS": "a z"}, "'z'"),

@@ -260,6 +260,31 @@ def render_chains(runs):
                    "written (GiB)"], rows), ""]
 
 
+def sensitivity_table(runs, fig_dir):
+    """The vLSM variants' closed-loop figures and their P99 at the lowest
+    load, as plot.py bars input (the paper's Table 1 and Fig. 13); None
+    unless at least two vLSM systems ran closed loop."""
+    variants = [s for s in systems_of(runs)
+                if s.startswith("vlsm") and ("sustainable", s) in runs]
+    if len(variants) < 2:
+        return None
+    low = min(loads_of(runs), default=None)
+    path = os.path.join(fig_dir, "sensitivity.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        p99 = f"P99 at {low}% load (ms)" if low else None
+        w.writerow(["group", "series", "closed-loop kops/s", "CPU µs/op",
+                    "I/O amplification", "good vSSTs (%)"] + ([p99] if p99 else []))
+        for s in variants:
+            c = runs[("sustainable", s)]
+            o = runs.get((f"load{low}", s)) if low else None
+            w.writerow([s, "", c["achieved_ops_per_s"] / 1e3, c["cpu_us_per_op"],
+                        c["io_amplification"],
+                        100 * c["good_vsst_share"] if c["good_vsst_share"] is not None else ""]
+                       + ([o["p99_ms"] if o else ""] if p99 else []))
+    return path
+
+
 def figures(runs, out, fig_dir):
     os.makedirs(fig_dir, exist_ok=True)
     plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plot.py")
@@ -281,7 +306,11 @@ def figures(runs, out, fig_dir):
     if curves:
         cmds.append(["load", *[c for c, _ in curves], "-o",
                      os.path.join(fig_dir, "p99_vs_load.png"), "--op", "insert",
-                     "--labels", ",".join(s for _, s in curves)])
+                     "--labels", ",".join(s for _, s in curves),
+                     "--xlabel", "offered load (% of RocksDB's sustainable rate)"])
+    sensitivity = sensitivity_table(runs, fig_dir)
+    if sensitivity:
+        cmds.append(["bars", sensitivity, "-o", os.path.join(fig_dir, "sensitivity.png")])
     for p in loads:
         present = [s for s in systems if (f"load{p}", s) in runs]
         reports = [os.path.join(out, f"load{p}-{s}.json") for s in present]

@@ -2,13 +2,15 @@
 """Tables from a scripts/bench/eval/run_abcd.sh output directory.
 
 usage: report_runs.py OUT_DIR [--markdown FILE [--section TAG]] [--json FILE]
+                      [--figures DIR]
 
 Experiment 1's second half (each system's closed-loop rate per workload
 after Load A) and experiment 3 (open-loop Run A-D at one percentage of
 RocksDB's rate: read and write latency apart, as the paper's "Run A-R" and
 "Run A-W"), plus the Run A read P99 target. --markdown replaces the text
 between "<!-- TAG:begin -->" and "<!-- TAG:end -->" (TAG default:
-eval-runs); --json writes every figure of the tables.
+eval-runs); --json writes every figure of the tables; --figures DIR draws
+run_p99_<pct>.png, read and write P99 per run and system (scripts/plot.py).
 
 Store-wide figures (stall union, I/O, CPU) come from report.py's
 store_figures. Every phase of run_abcd.sh waits for its compactions before
@@ -20,6 +22,7 @@ import csv
 import json
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -121,12 +124,34 @@ def render_read_target(runs, kind):
             table(["run", "RocksDB-IO / vLSM read P99", "ratio", "verdict"], rows), ""]
 
 
+def figures(runs, fig_dir):
+    os.makedirs(fig_dir, exist_ok=True)
+    plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plot.py")
+    systems = systems_of({(k, s): None for k, _, _, s in runs})
+    for kind in sorted({k for k, _, _, _ in runs if k != "closed"}):
+        data = os.path.join(fig_dir, f"run_p99_{kind[3:]}.csv")
+        with open(data, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["group", "series", "read P99 (ms)", "write P99 (ms)"])
+            for wl, d in ordered_workloads(runs):
+                for s in systems:
+                    fig = runs.get((kind, wl, d, s))
+                    if fig:
+                        w.writerow([f"Run {wl.upper()} {d}", s,
+                                    fig["read"]["p99"] if fig["read"] else "",
+                                    fig["write"]["p99"] if fig["write"] else ""])
+        # plot.py's own interpreter (Debian's python3-matplotlib).
+        subprocess.run([plot, "bars", data, "--log", "-o",
+                        os.path.join(fig_dir, f"run_p99_{kind[3:]}.png")], check=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
     ap.add_argument("--markdown")
     ap.add_argument("--section", default="eval-runs")
     ap.add_argument("--json")
+    ap.add_argument("--figures")
     a = ap.parse_args()
     if not os.path.isdir(a.out):
         sys.exit(f"report_runs.py: {a.out} is not a directory")
@@ -142,6 +167,8 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"/".join(k): v for k, v in sorted(runs.items())}, f, indent=1)
+    if a.figures:
+        figures(runs, a.figures)
     return 0
 
 
