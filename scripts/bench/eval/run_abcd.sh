@@ -95,8 +95,9 @@ for w in $workloads; do
     for s in $systems; do
       eval_ycsb run "closed-$w-$d-$s" "$s" "$dbs/$s" "${props[@]}"
     done
-    rate=$(( $(eval_achieved "$out/closed-$w-$d-rocksdb.json") * pct / 100 ))
-    echo "run-$w-$d rocksdb_closed_loop=$(eval_achieved "$out/closed-$w-$d-rocksdb.json") offered=$rate" >> "$out/config.txt"
+    closed=$(eval_achieved "$out/closed-$w-$d-rocksdb.json")
+    rate=$(( closed * pct / 100 ))
+    echo "run-$w-$d rocksdb_closed_loop=$closed offered=$rate" >> "$out/config.txt"
     mapfile -t props < <(run_props "$w" "$d" "$seconds")
     echo "== 3. Run ${w^^} $d: open loop at $pct% of RocksDB's rate, $rate ops/s"
     for s in $systems; do
