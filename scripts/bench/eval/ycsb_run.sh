@@ -18,7 +18,9 @@ eval_ycsb() {
     tail -3 "$out/$name.err" >&2
     return 1
   fi
-  echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out" | cut -c1-110) ($(( $(date +%s) - t0 )) s)"
+  # The whole summary line: cutting it at a width once cut "max queue
+  # 270074" to "max queue 27".
+  echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out") ($(( $(date +%s) - t0 )) s)"
 }
 
 eval_achieved() {  # REPORT -> its average achieved ops/s, whole number
