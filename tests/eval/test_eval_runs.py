@@ -15,15 +15,9 @@ import subprocess
 import sys
 import unittest
 
-ROOT = os.getcwd()
+from eval_test_util import SYSTEMS, run
+
 TMP = os.path.join(os.environ.get("TEST_TMPDIR", "/tmp"), "eval_runs")
-SYSTEMS = ["rocksdb", "rocksdb-io", "vlsm"]
-
-
-def run(cmd, env=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    return subprocess.run(cmd, cwd=ROOT, env=e, capture_output=True, text=True)
 
 
 class EvalRuns(unittest.TestCase):

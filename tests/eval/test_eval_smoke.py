@@ -10,19 +10,12 @@ the prose around it is kept. Bad settings stop with exit 2 before any run.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import unittest
 
-ROOT = os.getcwd()
+from eval_test_util import SYSTEMS, run
+
 TMP = os.path.join(os.environ.get("TEST_TMPDIR", "/tmp"), "eval_smoke")
-SYSTEMS = ["rocksdb", "rocksdb-io", "vlsm"]
-
-
-def run(cmd, env=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    return subprocess.run(cmd, cwd=ROOT, env=e, capture_output=True, text=True)
 
 
 class EvalSmoke(unittest.TestCase):

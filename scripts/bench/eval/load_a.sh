@@ -54,9 +54,7 @@ mapfile -t common < <(eval_common_props)
 # directory later (VLSM_EVAL_BASE_RATE and more loads) say how they ran.
 {
   echo "run $(date -u +%Y-%m-%dT%H:%MZ): records=$records loads=$loads systems=$systems max_seconds=$max_seconds"
-  echo "regions=${VLSM_EVAL_REGIONS:-4} bg_jobs=${VLSM_EVAL_BG_JOBS:-2} lower_cpu=${VLSM_EVAL_LOWER_CPU:-0}"
-  echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
-  echo "library: $(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  eval_settings_lines
 } >> "$out/config.txt"
 echo "== evaluation: $records records, systems: $systems; output $out"
 

@@ -341,6 +341,32 @@ def replace_section(path, tag, text):
         f.write(head + begin + "\n" + text + "\n" + end + tail)
 
 
+def read_out_dir(out, load, producer):
+    """(runs, config.txt's text) of an output directory, or exits naming
+    what is wrong. LOAD reads the runs; PRODUCER names the script that
+    writes such directories."""
+    tool = os.path.basename(sys.argv[0])
+    if not os.path.isdir(out):
+        sys.exit(f"{tool}: {out} is not a directory")
+    runs = load(out)
+    if not runs:
+        sys.exit(f"{tool}: no {producer} reports in {out}")
+    config_path = os.path.join(out, "config.txt")
+    config = open(config_path).read().strip() if os.path.exists(config_path) else "unknown"
+    return runs, config
+
+
+def publish(text, args, figures_json):
+    """Prints TEXT, and writes it into args.markdown's args.section and
+    FIGURES_JSON into args.json when asked."""
+    print(text)
+    if args.markdown:
+        replace_section(args.markdown, args.section, text)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(figures_json, f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
@@ -350,20 +376,8 @@ def main():
     ap.add_argument("--figures")
     ap.add_argument("--json")
     a = ap.parse_args()
-    if not os.path.isdir(a.out):
-        sys.exit(f"report.py: {a.out} is not a directory")
-    runs = load_dir(a.out)
-    if not runs:
-        sys.exit(f"report.py: no load_a.sh reports in {a.out}")
-    config_path = os.path.join(a.out, "config.txt")
-    config = open(config_path).read().strip() if os.path.exists(config_path) else "unknown"
-    text = render(runs, config)
-    print(text)
-    if a.markdown:
-        replace_section(a.markdown, a.section, text)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({f"{e}/{s}": v for (e, s), v in sorted(runs.items())}, f, indent=1)
+    runs, config = read_out_dir(a.out, load_dir, "load_a.sh")
+    publish(render(runs, config), a, {"/".join(k): v for k, v in sorted(runs.items())})
     if a.figures:
         figures(runs, a.out, a.figures)
     return 0

@@ -26,7 +26,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import BASELINE, OURS, fmt, replace_section, store_figures, systems_of, table  # noqa: E402
+from report import (BASELINE, OURS, fmt, publish, read_out_dir,  # noqa: E402
+                    store_figures, systems_of, table)
 
 WORKLOAD_ORDER = "abcdef"
 READ_TARGET = 12  # Run A read P99: RocksDB-IO / vLSM at least this
@@ -153,20 +154,8 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--figures")
     a = ap.parse_args()
-    if not os.path.isdir(a.out):
-        sys.exit(f"report_runs.py: {a.out} is not a directory")
-    runs = load_dir(a.out)
-    if not runs:
-        sys.exit(f"report_runs.py: no run_abcd.sh reports in {a.out}")
-    config_path = os.path.join(a.out, "config.txt")
-    config = open(config_path).read().strip() if os.path.exists(config_path) else "unknown"
-    text = render(runs, config)
-    print(text)
-    if a.markdown:
-        replace_section(a.markdown, a.section, text)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"/".join(k): v for k, v in sorted(runs.items())}, f, indent=1)
+    runs, config = read_out_dir(a.out, load_dir, "run_abcd.sh")
+    publish(render(runs, config), a, {"/".join(k): v for k, v in sorted(runs.items())})
     if a.figures:
         figures(runs, a.figures)
     return 0

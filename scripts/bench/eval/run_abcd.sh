@@ -65,9 +65,7 @@ mkdir -p "$out"
 mapfile -t common < <(eval_common_props)
 {
   echo "run-abcd $(date -u +%Y-%m-%dT%H:%MZ): records=$records workloads=$workloads distributions=$distributions systems=$systems run_seconds=$seconds run_load=$pct"
-  echo "regions=${VLSM_EVAL_REGIONS:-4} bg_jobs=${VLSM_EVAL_BG_JOBS:-2} lower_cpu=${VLSM_EVAL_LOWER_CPU:-0}"
-  echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
-  echo "library: $(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  eval_settings_lines
 } >> "$out/config.txt"
 cleanup() { for s in $systems; do rm -rf "${dbs:?}/$s"; done; }
 trap cleanup EXIT
