@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -10,6 +11,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
+#include "rocksdb/filter_policy.h"
 #include "rocksdb/lsm_metrics.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
@@ -59,6 +61,18 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
     c.block_cache_bytes =
         ParseByteSize("block_cache_bytes", p.GetString("block_cache_bytes", ""));
   }
+  if (p.Has("rocksdb.bloom_bits")) {
+    const std::string v = p.GetString("rocksdb.bloom_bits", "");
+    char* end = nullptr;
+    c.bloom_bits = std::strtod(v.c_str(), &end);
+    // RocksDB's filter accepts up to 100 bits per key; below 1 it would
+    // silently build no filter at all.
+    if (v.empty() || *end != '\0' || !(c.bloom_bits == 0 ||
+        (c.bloom_bits >= 1 && c.bloom_bits <= 100))) {
+      throw PropertyError("rocksdb.bloom_bits must be 0 (no filter) or a number "
+                          "of bits per key in [1, 100], got '" + v + "'");
+    }
+  }
   c.max_background_jobs = static_cast<int>(p.GetCount("max_background_jobs", 2));
   c.lower_cpu_priority = p.GetBool("lower_cpu_priority", false);
   c.wal = p.GetBool("rocksdb.wal", true);
@@ -89,9 +103,10 @@ rocksdb::Options RocksDbConfig::MakeOptions() const {
   if (compression == "snappy") o.compression = rocksdb::kSnappyCompression;
   if (compression == "lz4") o.compression = rocksdb::kLZ4Compression;
   if (compression == "zstd") o.compression = rocksdb::kZSTD;
-  if (block_cache_bytes > 0) {
+  if (block_cache_bytes > 0 || bloom_bits > 0) {
     rocksdb::BlockBasedTableOptions t;
-    t.block_cache = rocksdb::NewLRUCache(block_cache_bytes);
+    if (block_cache_bytes > 0) t.block_cache = rocksdb::NewLRUCache(block_cache_bytes);
+    if (bloom_bits > 0) t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(bloom_bits));
     o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   }
   // The stock baseline at the paper's sizes; vLSM replaces the sizes below.

@@ -35,6 +35,10 @@ struct RocksDbConfig {
   bool direct_io = false;
   std::string compression = "none";
   uint64_t block_cache_bytes = 0;  // 0: RocksDB's default cache
+  // Bloom filter bits per key in every SST; 0: no filter (RocksDB's
+  // default). Production deployments set one, and it changes how many
+  // files a point read touches, so read runs should say which they used.
+  double bloom_bits = 0;
   int max_background_jobs = 2;
   bool lower_cpu_priority = false;
   bool wal = true;

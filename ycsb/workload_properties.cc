@@ -42,6 +42,7 @@ const std::set<std::string>& KnownNames() {
       "vlsm.phi", "rocksdb.sst_size", "rocksdb.l1_size", "rocksdb.growth",
       "rocksdb.num_levels", "rocksdb.wal", "rocksdb.sync",
       "rocksdb.destroy", "rocksdb.wait_for_compaction", "direct_io", "compression", "block_cache_bytes",
+      "rocksdb.bloom_bits",
       "max_background_jobs", "lower_cpu_priority", "lsm_metrics",
       "rocksdb.options"};
   return names;

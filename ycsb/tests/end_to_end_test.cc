@@ -289,6 +289,22 @@ TEST_F(EndToEnd, VlsmModeRuns) {
   EXPECT_NE(options.find("soft_pending_compaction_bytes_limit=1073741824\n"),
             std::string::npos);
   EXPECT_NE(options.find("compaction_pri=kVlsm\n"), std::string::npos);
+  // No rocksdb.bloom_bits: no filter, as RocksDB's default.
+  EXPECT_NE(options.find("filter_policy=nullptr"), std::string::npos);
+}
+
+// rocksdb.bloom_bits puts a Bloom filter of that many bits per key into
+// every SST, and reads still find every record.
+TEST_F(EndToEnd, BloomBitsReachTheTableOptions) {
+  const std::string db = TmpDir() + "/bloom";
+  const std::string common = " -P " + Workload("workloada") + " -p rocksdb.dir=" + db +
+                             " -p recordcount=3000 -p fieldcount=1 -p rocksdb.bloom_bits=10";
+  RunOutput load = RunYcsb("load" + common + " -p report=" + TmpDir() + "/bloom.json");
+  ASSERT_EQ(load.exit_code, 0) << load.stderr_text;
+  const std::string options = LatestOptionsFile(db + "/region-0");
+  EXPECT_NE(options.find("bloomfilter:10"), std::string::npos) << options;
+  RunOutput verified = RunYcsb("verify" + common);
+  EXPECT_EQ(verified.exit_code, 0) << verified.stderr_text;
 }
 
 // rocksdb.wait_for_compaction: the phase ends with every flush and
@@ -328,6 +344,8 @@ TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
       {base + " -p arrival=bursty", "bursty"},
       {base + " -p rocksdb.options=no_such_option=1", "no_such_option"},
       {base + " -p rocksdb.options=max_write_buffer_number=x", "rocksdb.options"},
+      {base + " -p rocksdb.bloom_bits=0.5", "rocksdb.bloom_bits"},
+      {base + " -p rocksdb.bloom_bits=ten", "rocksdb.bloom_bits"},
       {base + " -p vlsm=true -p rocksdb.options=level_compaction_dynamic_level_bytes=true",
        "level_compaction_dynamic_level_bytes"},
       {"run -P /nonexistent/workloadq -p rocksdb.dir=" + db, "/nonexistent/workloadq"},

@@ -19,10 +19,12 @@
 #   vlsm-phi16, vlsm-phi64  Phi 16 / 64
 # Shared: 200-byte values (one field), 4 client threads, direct I/O, no
 # compression, jemalloc (linked in), a 64 MiB block cache per region,
-# VLSM_EVAL_REGIONS regions (default 4, as the paper), and two fairness
+# VLSM_EVAL_REGIONS regions (default 4, as the paper), two fairness
 # knobs applied to every system alike: VLSM_EVAL_BG_JOBS (background jobs
 # per region, default 2) and VLSM_EVAL_LOWER_CPU=1 (compaction threads at
-# lower CPU priority).
+# lower CPU priority), and VLSM_EVAL_BLOOM_BITS (Bloom filter bits per key
+# in every system's SSTs; default 0, no filter, as the paper's RocksDB
+# configuration does not mention one).
 
 eval_systems_all="rocksdb rocksdb-io vlsm vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64"
 
@@ -30,6 +32,8 @@ eval_check_settings() {  # needs scripts/lib/checks.sh
   require_positive_int VLSM_EVAL_REGIONS "${VLSM_EVAL_REGIONS:-4}"
   require_positive_int VLSM_EVAL_BG_JOBS "${VLSM_EVAL_BG_JOBS:-2}"
   require_flag VLSM_EVAL_LOWER_CPU "${VLSM_EVAL_LOWER_CPU:-0}"
+  [ "${VLSM_EVAL_BLOOM_BITS:-0}" = 0 ] ||
+    require_positive_int VLSM_EVAL_BLOOM_BITS "${VLSM_EVAL_BLOOM_BITS}"
 }
 
 eval_common_props() {  # the properties every system shares, one per line
@@ -38,7 +42,8 @@ eval_common_props() {  # the properties every system shares, one per line
   printf '%s\n' -P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 \
     -p fieldlength=200 -p threads=4 -p direct_io=true -p compression=none \
     -p block_cache_bytes=64M -p regions="${VLSM_EVAL_REGIONS:-4}" \
-    -p max_background_jobs="${VLSM_EVAL_BG_JOBS:-2}" -p lower_cpu_priority=$lower
+    -p max_background_jobs="${VLSM_EVAL_BG_JOBS:-2}" -p lower_cpu_priority=$lower \
+    -p rocksdb.bloom_bits="${VLSM_EVAL_BLOOM_BITS:-0}"
 }
 
 eval_system_props() {  # SYSTEM -> its own properties, one per line
