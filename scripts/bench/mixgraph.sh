@@ -11,7 +11,13 @@
 #
 # Environment: VLSM_BENCH_KEYS (default 10000000), VLSM_BENCH_OPS (mixgraph
 # operations, default 10000000), VLSM_BENCH_DIR (default
-# build/bench/mixgraph), VLSM_BENCH_VLSM_FLAGS, VLSM_JOBS.
+# build/bench/mixgraph), VLSM_BENCH_VLSM_FLAGS, VLSM_JOBS, and for the
+# paper's Fig. 13c (I/O amplification, uniform against Pareto-like keys):
+#   VLSM_BENCH_MIX       production (default: 85% gets, 14% puts, 1% seeks)
+#                        or puts (100% puts: the writes that cost I/O)
+#   VLSM_BENCH_KEY_DIST  prefix (default: the fitted key-range and key
+#                        popularity models) or uniform (every key equally
+#                        likely: db_bench's random modeling, key_dist_a=0)
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/checks.sh
@@ -24,12 +30,23 @@ ops=${VLSM_BENCH_OPS:-10000000}
 out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/mixgraph}
 require_positive_int VLSM_BENCH_KEYS "$keys"
 require_positive_int VLSM_BENCH_OPS "$ops"
+case "${VLSM_BENCH_MIX:-production}" in
+  production) mix=(--mix_get_ratio=0.85 --mix_put_ratio=0.14 --mix_seek_ratio=0.01) ;;
+  puts) mix=(--mix_get_ratio=0 --mix_put_ratio=1 --mix_seek_ratio=0) ;;
+  *) echo "error: VLSM_BENCH_MIX must be production or puts, got '$VLSM_BENCH_MIX'" >&2; exit 2 ;;
+esac
+case "${VLSM_BENCH_KEY_DIST:-prefix}" in
+  prefix) keydist=(--key_dist_a=0.002312 --key_dist_b=0.3467 --keyrange_num=30
+            --keyrange_dist_a=14.18 --keyrange_dist_b=-2.917 --keyrange_dist_c=0.0164
+            --keyrange_dist_d=-0.08082) ;;
+  # All of them 0: db_bench draws every key uniformly (its random modeling).
+  uniform) keydist=(--key_dist_a=0 --key_dist_b=0 --keyrange_dist_a=0 --keyrange_dist_b=0
+             --keyrange_dist_c=0 --keyrange_dist_d=0) ;;
+  *) echo "error: VLSM_BENCH_KEY_DIST must be prefix or uniform, got '$VLSM_BENCH_KEY_DIST'" >&2; exit 2 ;;
+esac
 mixgraph=(--benchmarks=mixgraph,waitforcompaction --use_existing_db=1 --num="$keys" --reads="$ops"
-  --key_dist_a=0.002312 --key_dist_b=0.3467 --keyrange_num=30
-  --keyrange_dist_a=14.18 --keyrange_dist_b=-2.917 --keyrange_dist_c=0.0164
-  --keyrange_dist_d=-0.08082 --value_k=0.2615 --value_sigma=25.45
-  --mix_max_value_size=1024 --iter_k=2.517 --iter_sigma=14.236
-  --mix_get_ratio=0.85 --mix_put_ratio=0.14 --mix_seek_ratio=0.01)
+  "${keydist[@]}" --value_k=0.2615 --value_sigma=25.45
+  --mix_max_value_size=1024 --iter_k=2.517 --iter_sigma=14.236 "${mix[@]}")
 
 vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3 time
 vlsm_bench_build
@@ -44,5 +61,5 @@ for system in stock vlsm; do
   runs+=("$system-mixgraph=$out/$system-mixgraph.json")
 done
 echo
-echo "== mixgraph (prefix_dist, Pareto values), $ops operations on $keys keys"
+echo "== mixgraph (${VLSM_BENCH_MIX:-production} mix, ${VLSM_BENCH_KEY_DIST:-prefix} keys, Pareto values), $ops operations on $keys keys"
 python3 "$VLSM_ROOT/scripts/bench/summarize.py" --json "$out/summary.json" "${runs[@]}"

@@ -5,7 +5,9 @@ Runs the whole pipeline (sustainable rates, two open-loop loads, three
 systems, two regions) on 30 000 records, then checks what report.py makes
 of it: every run is present and finished, rates and amplifications are
 plausible, and the Markdown section between the markers is replaced while
-the prose around it is kept. Bad settings stop with exit 2 before any run.
+the prose around it is kept. A second load at 40%, with Bloom filters, is
+a repeat for report_repeats.py, whose medians are checked against the two
+runs. Bad settings stop with exit 2 before any run.
 """
 import json
 import os
@@ -27,6 +29,14 @@ class EvalSmoke(unittest.TestCase):
         cls.load = run(["bash", "scripts/bench/eval/load_a.sh"], {
             "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "20 40",
             "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out,
+            "VLSM_EVAL_DB": os.path.join(TMP, "db")})
+        cls.out2 = os.path.join(TMP, "repeat")
+        base = os.path.join(cls.out, "sustainable-rocksdb.json")
+        rate = int(json.load(open(base))["achieved_ops_per_s"]) if os.path.exists(base) else 1
+        cls.repeat = run(["bash", "scripts/bench/eval/load_a.sh"], {
+            "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "40",
+            "VLSM_EVAL_BASE_RATE": str(rate), "VLSM_EVAL_BLOOM_BITS": "10",
+            "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out2,
             "VLSM_EVAL_DB": os.path.join(TMP, "db")})
 
     def test_pipeline(self):
@@ -62,17 +72,65 @@ class EvalSmoke(unittest.TestCase):
             self.assertIn(f"| {s} |", text)
         self.assertIn("Targets at 40% load", text)
 
+    def test_repeat_medians(self):
+        self.assertEqual(self.repeat.returncode, 0, self.repeat.stderr)
+        with open(os.path.join(self.out2, "config.txt")) as f:
+            self.assertIn("bloom_bits=10", f.read())
+        summary = os.path.join(TMP, "repeats.json")
+        doc = os.path.join(TMP, "repeats.md")
+        with open(doc, "w") as f:
+            f.write("<!-- eval-repeats:begin -->\n<!-- eval-repeats:end -->\n")
+        rep = run([sys.executable, "scripts/bench/eval/report_repeats.py", self.out,
+                   self.out2, "--load", "40", "--markdown", doc, "--json", summary])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        with open(summary) as f:
+            got = json.load(f)
+        for s in SYSTEMS:
+            samples = got["samples"][s]
+            self.assertEqual(len(samples), 2, s)
+            # The repeat offered what the first run did (the same base rate).
+            self.assertAlmostEqual(samples[0]["offered_ops_per_s"],
+                                   samples[1]["offered_ops_per_s"],
+                                   delta=0.01 * samples[0]["offered_ops_per_s"] + 1)
+            median = got["medians"][f"load40/{s}"]
+            for key in ("p99_ms", "stall_s", "io_amplification", "cpu_us_per_op"):
+                self.assertAlmostEqual(median[key],
+                                       (samples[0][key] + samples[1][key]) / 2, msg=key)
+        with open(doc) as f:
+            text = f.read()
+        self.assertIn("medians of 2 directories", text)
+        self.assertIn("Targets on the medians, at 40% load", text)
+        # A load point no directory ran is an error, not an empty table.
+        missing = run([sys.executable, "scripts/bench/eval/report_repeats.py", self.out,
+                       "--load", "33"])
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("no load33 reports", missing.stderr)
+
     def test_bad_settings_stop_before_any_run(self):
         for env, says in [({"VLSM_EVAL_SYSTEMS": "rocksdb leveldb"}, "leveldb"),
                           ({"VLSM_EVAL_LOADS": "50 x"}, "VLSM_EVAL_LOADS"),
                           ({"VLSM_EVAL_REGIONS": "0"}, "VLSM_EVAL_REGIONS"),
                           ({"VLSM_EVAL_BASE_RATE": "abc"}, "VLSM_EVAL_BASE_RATE"),
                           ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU"),
-                          ({"VLSM_EVAL_SUSTAINABLE": "2"}, "VLSM_EVAL_SUSTAINABLE")]:
+                          ({"VLSM_EVAL_SUSTAINABLE": "2"}, "VLSM_EVAL_SUSTAINABLE"),
+                          ({"VLSM_EVAL_BLOOM_BITS": "ten"}, "VLSM_EVAL_BLOOM_BITS")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)
             r = run(["bash", "scripts/bench/eval/load_a.sh"], dict(env, VLSM_EVAL_OUT=out))
             self.assertEqual(r.returncode, 2, (env, r.stderr))
+            self.assertIn(says, r.stderr)
+            self.assertFalse(os.path.exists(out), env)
+
+    def test_bench_script_settings_stop_before_any_run(self):
+        # Fig. 13c's knobs of mixgraph.sh, and fig13c.sh's sizes: exit 2
+        # with one line naming the setting, before anything is built.
+        for script, env, says in [
+                ("mixgraph.sh", {"VLSM_BENCH_MIX": "writes"}, "VLSM_BENCH_MIX"),
+                ("mixgraph.sh", {"VLSM_BENCH_KEY_DIST": "pareto"}, "VLSM_BENCH_KEY_DIST"),
+                ("fig13c.sh", {"VLSM_BENCH_OPS": "lots"}, "VLSM_BENCH_OPS")]:
+            out = os.path.join(TMP, "bench-bad")
+            r = run(["bash", f"scripts/bench/{script}"], dict(env, VLSM_BENCH_DIR=out))
+            self.assertEqual(r.returncode, 2, (script, env, r.stderr))
             self.assertIn(says, r.stderr)
             self.assertFalse(os.path.exists(out), env)
 
