@@ -103,4 +103,4 @@ for w in $workloads; do
     done
   done
 done
-echo "== done: python3 scripts/bench/eval/report.py $out"
+echo "== done: python3 scripts/bench/eval/report_runs.py $out"
