@@ -10,7 +10,7 @@
 # default 20000000), VLSM_BENCH_DIR (default build/bench/fig13c), and
 # mixgraph.sh's VLSM_BENCH_VLSM_FLAGS, VLSM_JOBS.
 # Output: <dir>/<dist>/ (mixgraph.sh's), <dir>/<dist>.txt (its table),
-# <dir>/fig13c.csv and, with matplotlib, <dir>/fig13c.png.
+# <dir>/fig13c.csv and, with python3-matplotlib, <dir>/fig13c.png.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/checks.sh
@@ -38,6 +38,7 @@ with open(os.path.join(out, "fig13c.csv"), "w", newline="") as f:
                         run["ops_per_sec"] / 1e3, run["cpu_us_per_op"]])
 print(open(os.path.join(out, "fig13c.csv")).read(), end="")
 EOF
-if python3 -c "import matplotlib" 2>/dev/null; then
-  "$VLSM_ROOT/scripts/plot.py" bars "$out/fig13c.csv" -o "$out/fig13c.png"
-fi
+# plot.py runs under its own interpreter (Debian's, where python3-matplotlib
+# is); without matplotlib the CSV is the result and the figure is skipped.
+"$VLSM_ROOT/scripts/plot.py" bars "$out/fig13c.csv" -o "$out/fig13c.png" ||
+  echo "note: no figure drawn; the figures are in $out/fig13c.csv" >&2
