@@ -32,7 +32,10 @@ class EvalSmoke(unittest.TestCase):
             "VLSM_EVAL_DB": os.path.join(TMP, "db")})
         cls.out2 = os.path.join(TMP, "repeat")
         base = os.path.join(cls.out, "sustainable-rocksdb.json")
-        rate = int(json.load(open(base))["achieved_ops_per_s"]) if os.path.exists(base) else 1
+        rate = 1  # setUpClass's first load failed: test_pipeline reports it
+        if os.path.exists(base):
+            with open(base) as f:
+                rate = int(json.load(f)["achieved_ops_per_s"])
         cls.repeat = run(["bash", "scripts/bench/eval/load_a.sh"], {
             "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "40",
             "VLSM_EVAL_BASE_RATE": str(rate), "VLSM_EVAL_BLOOM_BITS": "10",
@@ -88,10 +91,12 @@ class EvalSmoke(unittest.TestCase):
         for s in SYSTEMS:
             samples = got["samples"][s]
             self.assertEqual(len(samples), 2, s)
-            # The repeat offered what the first run did (the same base rate).
+            # The repeat offered what the first run did (the same base
+            # rate); a run this short measures its offered rate within a
+            # few percent, as test_pipeline allows.
             self.assertAlmostEqual(samples[0]["offered_ops_per_s"],
                                    samples[1]["offered_ops_per_s"],
-                                   delta=0.01 * samples[0]["offered_ops_per_s"] + 1)
+                                   delta=0.05 * samples[0]["offered_ops_per_s"] + 1)
             median = got["medians"][f"load40/{s}"]
             for key in ("p99_ms", "stall_s", "io_amplification", "cpu_us_per_op"):
                 self.assertAlmostEqual(median[key],
