@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -61,17 +60,13 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
     c.block_cache_bytes =
         ParseByteSize("block_cache_bytes", p.GetString("block_cache_bytes", ""));
   }
-  if (p.Has("rocksdb.bloom_bits")) {
-    const std::string v = p.GetString("rocksdb.bloom_bits", "");
-    char* end = nullptr;
-    c.bloom_bits = std::strtod(v.c_str(), &end);
-    // RocksDB's filter accepts up to 100 bits per key; below 1 it would
-    // silently build no filter at all.
-    if (v.empty() || *end != '\0' || !(c.bloom_bits == 0 ||
-        (c.bloom_bits >= 1 && c.bloom_bits <= 100))) {
-      throw PropertyError("rocksdb.bloom_bits must be 0 (no filter) or a number "
-                          "of bits per key in [1, 100], got '" + v + "'");
-    }
+  c.bloom_bits = p.GetDouble("rocksdb.bloom_bits", 0);
+  // RocksDB's filter accepts up to 100 bits per key; below 1 it would
+  // silently build no filter at all.
+  if (c.bloom_bits != 0 && !(c.bloom_bits >= 1 && c.bloom_bits <= 100)) {
+    throw PropertyError("rocksdb.bloom_bits must be 0 (no filter) or a number "
+                        "of bits per key in [1, 100], got '" +
+                        p.GetString("rocksdb.bloom_bits", "") + "'");
   }
   c.max_background_jobs = static_cast<int>(p.GetCount("max_background_jobs", 2));
   c.lower_cpu_priority = p.GetBool("lower_cpu_priority", false);

@@ -38,8 +38,9 @@ FIGURES = [
 def median_figures(samples):
     """One figure dict whose numbers are the medians of SAMPLES' numbers
     (what render_targets reads); non-numeric entries are dropped."""
-    keys = {k for f in samples for k, v in f.items()
-            if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    # Sorted, so that the JSON written from it is the same on every run.
+    keys = sorted({k for f in samples for k, v in f.items()
+                   if isinstance(v, (int, float)) and not isinstance(v, bool)})
     return {k: statistics.median(f[k] for f in samples if f.get(k) is not None)
             for k in keys if any(f.get(k) is not None for f in samples)}
 
@@ -59,7 +60,7 @@ def collect(dirs, pct):
 
 
 def render(dirs, pct, at_load, closed):
-    systems = systems_of({("", s): None for s in at_load})
+    systems = systems_of([("", s) for s in at_load])  # (experiment, system) keys
     rows = []
     for s in systems:
         samples = at_load[s]
@@ -79,10 +80,7 @@ def render(dirs, pct, at_load, closed):
            "Directories: " + ", ".join(f"`{os.path.normpath(d)}`" for d in dirs), ""]
     medians = {(f"load{pct}", s): median_figures(v) for s, v in at_load.items()}
     medians.update({("sustainable", s): median_figures(v) for s, v in closed.items()})
-    targets = render_targets(medians)
-    if targets:
-        targets[0] = targets[0].replace("**Targets at", "**Targets on the medians, at", 1)
-        out += targets
+    out += render_targets(medians, judged_on="on the medians, at")
     return "\n".join(out), medians
 
 
