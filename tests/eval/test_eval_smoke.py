@@ -39,7 +39,7 @@ class EvalSmoke(unittest.TestCase):
         cls.repeat = run(["bash", "scripts/bench/eval/load_a.sh"], {
             "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "40",
             "VLSM_EVAL_BASE_RATE": str(rate), "VLSM_EVAL_BLOOM_BITS": "10",
-            "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out2,
+            "VLSM_EVAL_SUBCOMPACTIONS": "2", "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out2,
             "VLSM_EVAL_DB": os.path.join(TMP, "db")})
 
     def test_pipeline(self):
@@ -78,7 +78,15 @@ class EvalSmoke(unittest.TestCase):
     def test_repeat_medians(self):
         self.assertEqual(self.repeat.returncode, 0, self.repeat.stderr)
         with open(os.path.join(self.out2, "config.txt")) as f:
-            self.assertIn("bloom_bits=10", f.read())
+            config = f.read()
+        self.assertIn("bloom_bits=10", config)
+        self.assertIn("subcompactions=2", config)
+        # The shared option reaches every system's RocksDB options, after the
+        # system's own (ycsb_vlsm rejects an option RocksDB does not know).
+        for s in SYSTEMS:
+            with open(os.path.join(self.out2, f"load40-{s}.json")) as f:
+                command = json.load(f)["command"]
+            self.assertRegex(command, r"rocksdb\.options=\S*max_subcompactions=2", s)
         summary = os.path.join(TMP, "repeats.json")
         doc = os.path.join(TMP, "repeats.md")
         with open(doc, "w") as f:
@@ -118,7 +126,8 @@ class EvalSmoke(unittest.TestCase):
                           ({"VLSM_EVAL_BASE_RATE": "abc"}, "VLSM_EVAL_BASE_RATE"),
                           ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU"),
                           ({"VLSM_EVAL_SUSTAINABLE": "2"}, "VLSM_EVAL_SUSTAINABLE"),
-                          ({"VLSM_EVAL_BLOOM_BITS": "ten"}, "VLSM_EVAL_BLOOM_BITS")]:
+                          ({"VLSM_EVAL_BLOOM_BITS": "ten"}, "VLSM_EVAL_BLOOM_BITS"),
+                          ({"VLSM_EVAL_SUBCOMPACTIONS": "0"}, "VLSM_EVAL_SUBCOMPACTIONS")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)
             r = run(["bash", "scripts/bench/eval/load_a.sh"], dict(env, VLSM_EVAL_OUT=out))
