@@ -19,9 +19,9 @@
 #   vlsm-phi16, vlsm-phi64  Phi 16 / 64
 # Shared: 200-byte values (one field), 4 client threads, direct I/O, no
 # compression, jemalloc (linked in), a 64 MiB block cache per region,
-# VLSM_EVAL_REGIONS regions (default 4, as the paper), two fairness
-# knobs applied to every system alike: VLSM_EVAL_BG_JOBS (background jobs
-# per region, default 2) and VLSM_EVAL_LOWER_CPU=1 (compaction threads at
+# VLSM_EVAL_REGIONS regions (default 4, as the paper), and knobs
+# applied to every system alike: VLSM_EVAL_BG_JOBS (background jobs
+# per region, default 2), VLSM_EVAL_LOWER_CPU=1 (compaction threads at
 # lower CPU priority), VLSM_EVAL_BLOOM_BITS (Bloom filter bits per key
 # in every system's SSTs; default 0, no filter, as the paper's RocksDB
 # configuration does not mention one) and VLSM_EVAL_SUBCOMPACTIONS
