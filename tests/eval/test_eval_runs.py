@@ -58,6 +58,9 @@ class EvalRuns(unittest.TestCase):
             self.assertIsNotNone(r["read"], name)
             self.assertIsNotNone(r["write"], name)  # A updates, D inserts
             self.assertLessEqual(r["read"]["p50"], r["read"]["p99"], name)
+            # Every run has its machine record, also under the run's name
+            # in the table (the fills are not in the tables).
+            self.assertGreater(r["machine"]["seconds"], 0, name)
         for w in "ad":
             base = runs[f"closed/{w}/zipfian/rocksdb"]["achieved_ops_per_s"]
             for s in SYSTEMS:
@@ -70,6 +73,8 @@ class EvalRuns(unittest.TestCase):
         self.assertNotIn("\nold\n", text)
         self.assertIn("Run A read P99 at least 12", text)
         self.assertIn("| Run D zipfian | vlsm |", text)
+        self.assertIn("| run80-d-zipfian-vlsm |", text)
+        self.assertTrue(os.path.exists(os.path.join(self.out, "fill-vlsm.machine.json")))
 
     def test_figures(self):
         has_matplotlib = subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"],

@@ -41,6 +41,13 @@ class EvalSmoke(unittest.TestCase):
             "VLSM_EVAL_BASE_RATE": str(rate), "VLSM_EVAL_BLOOM_BITS": "10",
             "VLSM_EVAL_SUBCOMPACTIONS": "2", "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out2,
             "VLSM_EVAL_DB": os.path.join(TMP, "db")})
+        # Another sample of a sustainable rate alone (VLSM_EVAL_LOADS=none).
+        cls.out3 = os.path.join(TMP, "sustainable-only")
+        cls.sustainable_only = run(["bash", "scripts/bench/eval/load_a.sh"], {
+            "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "none",
+            "VLSM_EVAL_SYSTEMS": "vlsm", "VLSM_EVAL_BASE_RATE": str(rate),
+            "VLSM_EVAL_SUSTAINABLE": "1", "VLSM_EVAL_REGIONS": "2",
+            "VLSM_EVAL_OUT": cls.out3, "VLSM_EVAL_DB": os.path.join(TMP, "db")})
 
     def test_pipeline(self):
         self.assertEqual(self.load.returncode, 0, self.load.stderr)
@@ -60,6 +67,14 @@ class EvalSmoke(unittest.TestCase):
             self.assertEqual(r["operations"], 30000, name)
             self.assertEqual(r["errors"], 0, name)
             self.assertGreater(r["cpu_us_per_op"], 0, name)
+            # machine.sh saw the run from outside: its CPU (the shell's
+            # children) covers what the process measured of itself.
+            m = r["machine"]
+            self.assertGreater(m["cpu_probe_ms"], 0, name)
+            self.assertGreater(m["seconds"], 0, name)
+            self.assertGreaterEqual(m["run_cores"] * m["seconds"] * 1.05 + 0.02,
+                                    r["cpu_us_per_op"] * r["operations"] / 1e6, name)
+            self.assertGreaterEqual(m["machine_cores"], 0, name)
             if name.startswith("load"):
                 pct = int(name[4:6])
                 # Offered at pct % of RocksDB's closed-loop rate (whole ops/s).
@@ -74,6 +89,7 @@ class EvalSmoke(unittest.TestCase):
         for s in SYSTEMS:
             self.assertIn(f"| {s} |", text)
         self.assertIn("Targets at 40% load", text)
+        self.assertIn("The machine during each run", text)
 
     def test_repeat_medians(self):
         self.assertEqual(self.repeat.returncode, 0, self.repeat.stderr)
@@ -119,9 +135,24 @@ class EvalSmoke(unittest.TestCase):
         self.assertEqual(missing.returncode, 1)
         self.assertIn("no load33 reports", missing.stderr)
 
+    def test_sustainable_only(self):
+        r = self.sustainable_only
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(f for f in os.listdir(self.out3) if f.endswith(".json")),
+                         ["sustainable-vlsm.json"])
+        with open(os.path.join(self.out3, "sustainable-vlsm.json")) as f:
+            self.assertEqual(json.load(f)["operations"], 30000)
+        with open(os.path.join(self.out3, "config.txt")) as f:
+            config = f.read()
+        self.assertIn("loads=none", config)
+        self.assertNotIn("base_rate=", config)
+
     def test_bad_settings_stop_before_any_run(self):
         for env, says in [({"VLSM_EVAL_SYSTEMS": "rocksdb leveldb"}, "leveldb"),
                           ({"VLSM_EVAL_LOADS": "50 x"}, "VLSM_EVAL_LOADS"),
+                          ({"VLSM_EVAL_LOADS": "none 50"}, "VLSM_EVAL_LOADS"),
+                          ({"VLSM_EVAL_LOADS": "none", "VLSM_EVAL_BASE_RATE": "100"},
+                           "VLSM_EVAL_SUSTAINABLE=1"),
                           ({"VLSM_EVAL_REGIONS": "0"}, "VLSM_EVAL_REGIONS"),
                           ({"VLSM_EVAL_BASE_RATE": "abc"}, "VLSM_EVAL_BASE_RATE"),
                           ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU"),

@@ -11,7 +11,9 @@
 #
 # Environment (systems and shared settings: systems.sh):
 #   VLSM_EVAL_SYSTEMS   default "rocksdb rocksdb-io vlsm"
-#   VLSM_EVAL_LOADS     default "50 70 80 90 95" (percent)
+#   VLSM_EVAL_LOADS     default "50 70 80 90 95" (percent); "none" runs
+#                       step 1 only (e.g. another sample of the sustainable
+#                       rates into a new directory)
 #   VLSM_EVAL_RECORDS   default 48000000 (10.4 GB: with 4 regions each tree
 #                       has L3 partly full, the paper's shape)
 #   VLSM_EVAL_BASE_RATE take this as RocksDB's rate; step 1 is then skipped
@@ -43,9 +45,16 @@ db=${VLSM_EVAL_DB:-$VLSM_ROOT/build/eval-db}
 ycsb=$VLSM_ROOT/build/ycsb_vlsm
 require_positive_int VLSM_EVAL_RECORDS "$records"
 require_positive_int VLSM_EVAL_MAX_SECONDS "$max_seconds"
-for pct in $loads; do require_positive_int VLSM_EVAL_LOADS "$pct"; done
 [ -z "${VLSM_EVAL_BASE_RATE:-}" ] || require_positive_int VLSM_EVAL_BASE_RATE "$VLSM_EVAL_BASE_RATE"
 require_flag VLSM_EVAL_SUSTAINABLE "${VLSM_EVAL_SUSTAINABLE:-0}"
+if [ "$loads" = none ]; then
+  # Step 1 alone: with a given base rate it would be skipped, and nothing run.
+  [ -z "${VLSM_EVAL_BASE_RATE:-}" ] || [ "${VLSM_EVAL_SUSTAINABLE:-0}" = 1 ] || {
+    echo "error: VLSM_EVAL_LOADS=none with VLSM_EVAL_BASE_RATE runs nothing: set VLSM_EVAL_SUSTAINABLE=1 to measure the sustainable rates" >&2; exit 2; }
+  loads=
+else
+  for pct in $loads; do require_positive_int VLSM_EVAL_LOADS "$pct"; done
+fi
 for s in $systems; do eval_system_props "$s" > /dev/null; done
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
 mkdir -p "$out"
@@ -53,7 +62,7 @@ mapfile -t common < <(eval_common_props)
 # config.txt gets one paragraph per invocation, so runs added to an output
 # directory later (VLSM_EVAL_BASE_RATE and more loads) say how they ran.
 {
-  echo "run $(date -u +%Y-%m-%dT%H:%MZ): records=$records loads=$loads systems=$systems max_seconds=$max_seconds"
+  echo "run $(date -u +%Y-%m-%dT%H:%MZ): records=$records loads=${loads:-none} systems=$systems max_seconds=$max_seconds"
   eval_settings_lines
 } >> "$out/config.txt"
 echo "== evaluation: $records records, systems: $systems; output $out"
@@ -70,6 +79,10 @@ run() {
 if [ -z "${VLSM_EVAL_BASE_RATE:-}" ] || [ "${VLSM_EVAL_SUSTAINABLE:-0}" = 1 ]; then
   echo "== 1. sustainable Load A rate (closed loop, whole dataset)"
   for s in $systems; do run "sustainable-$s" "$s"; done
+fi
+if [ -z "$loads" ]; then
+  echo "== done (no open-loop loads): python3 scripts/bench/eval/report.py $out"
+  exit 0
 fi
 if [ -n "${VLSM_EVAL_BASE_RATE:-}" ]; then
   base=$VLSM_EVAL_BASE_RATE

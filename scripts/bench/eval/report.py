@@ -103,10 +103,36 @@ def store_figures(rep, csv_rows):
     }
 
 
+def machine_figures(report_path):
+    """The <run>.machine.json that ycsb_run.sh (machine.sh) writes beside a
+    report, or None (runs from before it existed)."""
+    path = report_path[:-len(".json")] + ".machine.json"
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def render_machine(named_figures):
+    """A table of what the machine did during each run, from
+    [(run name, figures)]; [] when no run has machine figures."""
+    rows = [[name, fmt(m["cpu_probe_ms"]), fmt(m["run_cores"], 2), fmt(m["other_cores"], 2),
+             fmt(m["iowait_cores"], 2), fmt(m["steal_cores"], 2)]
+            for name, f in named_figures for m in [f.get("machine")] if m]
+    if not rows:
+        return []
+    return ["**The machine during each run** (`<run>.machine.json`, scripts/bench/eval/"
+            "machine.sh: the CPU probe is a fixed single-threaded job timed just before the "
+            "run, larger when the CPU is slower; cores are CPU seconds per second: the run's "
+            "own, everything else's, I/O wait and steal):", "",
+            table(["run", "CPU probe (ms)", "run's cores", "other cores", "I/O wait cores",
+                   "steal cores"], rows), ""]
+
+
 def load_dir(out):
     runs = {}  # (experiment, system) -> figures
     for name in sorted(os.listdir(out)):
-        m = re.fullmatch(r"(sustainable|load\d+)-(.+)\.json", name)
+        m = re.fullmatch(r"(sustainable|load\d+)-([\w-]+)\.json", name)
         if not m:
             continue
         path = os.path.join(out, name)
@@ -115,6 +141,7 @@ def load_dir(out):
         with open(path[:-5] + ".csv") as f:
             rows = list(csv.DictReader(f))
         runs[(m.group(1), m.group(2))] = store_figures(rep, rows)
+        runs[(m.group(1), m.group(2))]["machine"] = machine_figures(path)
     return runs
 
 
@@ -190,6 +217,9 @@ def render(runs, config):
     if target:
         out += target
     out += render_chains(runs)
+    out += render_machine([(f"{e}-{s}", runs[(e, s)]) for e in
+                           ["sustainable"] + [f"load{p}" for p in loads_of(runs)]
+                           for s in systems if (e, s) in runs])
     return "\n".join(out)
 
 

@@ -26,8 +26,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import (BASELINE, OURS, fmt, publish, read_out_dir,  # noqa: E402
-                    store_figures, systems_of, table)
+from report import (BASELINE, OURS, fmt, machine_figures, publish,  # noqa: E402
+                    read_out_dir, render_machine, store_figures, systems_of, table)
 
 WORKLOAD_ORDER = "abcdef"
 READ_TARGET = 12  # Run A read P99: RocksDB-IO / vLSM at least this
@@ -47,6 +47,7 @@ def run_figures(path):
     fig["write"] = {k: write[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} \
         if write else None
     fig["not_found"] = rep.get("not_found", 0)
+    fig["machine"] = machine_figures(path)
     return fig
 
 
@@ -55,7 +56,7 @@ def load_dir(out):
     or "run<pct>"."""
     runs = {}
     for name in sorted(os.listdir(out)):
-        m = re.fullmatch(r"(closed|run\d+)-([a-f])-(uniform|zipfian|latest)-(.+)\.json", name)
+        m = re.fullmatch(r"(closed|run\d+)-([a-f])-(uniform|zipfian|latest)-([\w-]+)\.json", name)
         if m:
             runs[m.groups()] = run_figures(os.path.join(out, name))
     return runs
@@ -106,6 +107,9 @@ def render(runs, config):
                           "bytes moved / written", "CPU µs/op"], rows))
         out.append("")
         out += render_read_target(runs, kind)
+    out += render_machine([("-".join((k, w, d, s)), runs[(k, w, d, s)])
+                           for k in ["closed"] + kinds for w, d in ordered_workloads(runs)
+                           for s in systems if (k, w, d, s) in runs])
     return "\n".join(out)
 
 

@@ -2,22 +2,26 @@
 # system, its files named after the run, and reading a report back.
 # The caller sets: ycsb (the binary), out (results directory), common
 # (array: eval_common_props) and sources systems.sh.
+# shellcheck source=machine.sh
+source "$VLSM_ROOT/scripts/bench/eval/machine.sh"
 
 # eval_ycsb PHASE NAME SYSTEM DB [ycsb properties...]: runs PHASE (load or
 # run) of SYSTEM on the DB directory DB; writes <out>/NAME.{json,csv,out,err}
-# and prints one line. Later -p win, so the caller's properties override
-# the system's and the shared ones.
+# and <out>/NAME.machine.json (machine.sh), and prints one line. Later -p
+# win, so the caller's properties override the system's and the shared ones.
 eval_ycsb() {
   local phase=$1 name=$2 system=$3 dbdir=$4; shift 4
   local -a sys
   mapfile -t sys < <(eval_system_props "$system")
   local t0; t0=$(date +%s)
+  machine_begin
   if ! "$ycsb" "$phase" "${common[@]}" "${sys[@]}" -p rocksdb.dir="$dbdir" \
       "$@" -p report="$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"; then
     echo "error: ycsb_vlsm failed for $name; last lines of $out/$name.err:" >&2
     tail -3 "$out/$name.err" >&2
     return 1
   fi
+  machine_end "$out/$name.machine.json"
   # The whole summary line: cutting it at a width once cut "max queue
   # 270074" to "max queue 27".
   echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out") ($(( $(date +%s) - t0 )) s)"
