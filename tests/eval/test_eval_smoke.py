@@ -138,8 +138,9 @@ class EvalSmoke(unittest.TestCase):
     def test_sustainable_only(self):
         r = self.sustainable_only
         self.assertEqual(r.returncode, 0, r.stderr)
+        # The closed-loop run and its machine record, and no open-loop run.
         self.assertEqual(sorted(f for f in os.listdir(self.out3) if f.endswith(".json")),
-                         ["sustainable-vlsm.json"])
+                         ["sustainable-vlsm.json", "sustainable-vlsm.machine.json"])
         with open(os.path.join(self.out3, "sustainable-vlsm.json")) as f:
             self.assertEqual(json.load(f)["operations"], 30000)
         with open(os.path.join(self.out3, "config.txt")) as f:

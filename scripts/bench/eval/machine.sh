@@ -13,7 +13,10 @@
 #                   children between begin and end: the ycsb_vlsm process)
 #   machine_cores   CPU busy on the whole machine, per second (/proc/stat:
 #                   user, nice, system, irq, softirq)
-#   other_cores     machine_cores - run_cores: everything else that ran
+#   other_cores     machine_cores - run_cores: everything else that ran;
+#                   good to about 0.1 core, and it can dip below zero: the
+#                   kernel samples /proc/stat per tick but keeps a
+#                   process's own CPU time exactly
 #   iowait_cores, steal_cores   /proc/stat's iowait and steal, per second
 # Runs in the calling shell (no subshell around it), because bash's `times`
 # only counts the children that shell itself waited for.
