@@ -25,8 +25,8 @@
 #   VLSM_EVAL_OUT       results (default build/eval/<timestamp>)
 #   VLSM_EVAL_DB        DB directory (default build/eval-db; not tmpfs:
 #                       direct I/O)
-# Output: <out>/config.txt, sustainable-<system>.{json,csv,out,err},
-#         load<pct>-<system>.{json,csv,out,err}.
+# Output: <out>/config.txt, sustainable-<system>.{json,machine.json,csv,out,err},
+#         load<pct>-<system>.{json,machine.json,csv,out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=../../lib/checks.sh

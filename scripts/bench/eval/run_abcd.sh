@@ -30,7 +30,7 @@
 #   VLSM_EVAL_DB           DB directories' parent (default build/eval-db;
 #                          one <system> directory each, removed at the end)
 # Output: <out>/config.txt, fill-<system>.*, closed-<w>-<dist>-<system>.*,
-#         run<pct>-<w>-<dist>-<system>.{json,csv,out,err}.
+#         run<pct>-<w>-<dist>-<system>.{json,machine.json,csv,out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=../../lib/checks.sh
