@@ -129,19 +129,24 @@ def render_machine(named_figures):
                    "steal cores"], rows), ""]
 
 
+def read_run(report_path):
+    """(the ycsb_vlsm report, its store figures) of one run: the report
+    JSON, its per-second CSV beside it, and its machine record if any."""
+    with open(report_path) as f:
+        rep = json.load(f)
+    with open(report_path[:-len(".json")] + ".csv") as f:
+        rows = list(csv.DictReader(f))
+    fig = store_figures(rep, rows)
+    fig["machine"] = machine_figures(report_path)
+    return rep, fig
+
+
 def load_dir(out):
     runs = {}  # (experiment, system) -> figures
     for name in sorted(os.listdir(out)):
         m = re.fullmatch(r"(sustainable|load\d+)-([\w-]+)\.json", name)
-        if not m:
-            continue
-        path = os.path.join(out, name)
-        with open(path) as f:
-            rep = json.load(f)
-        with open(path[:-5] + ".csv") as f:
-            rows = list(csv.DictReader(f))
-        runs[(m.group(1), m.group(2))] = store_figures(rep, rows)
-        runs[(m.group(1), m.group(2))]["machine"] = machine_figures(path)
+        if m:
+            runs[m.groups()] = read_run(os.path.join(out, name))[1]
     return runs
 
 

@@ -19,26 +19,21 @@ it reports, so a run's bytes moved and CPU are its own writes' full cost
 """
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import (BASELINE, OURS, fmt, machine_figures, publish,  # noqa: E402
-                    read_out_dir, render_machine, store_figures, systems_of, table)
+from report import (BASELINE, OURS, fmt, publish, read_out_dir,  # noqa: E402
+                    read_run, render_machine, systems_of, table)
 
 WORKLOAD_ORDER = "abcdef"
 READ_TARGET = 12  # Run A read P99: RocksDB-IO / vLSM at least this
 
 
 def run_figures(path):
-    with open(path) as f:
-        rep = json.load(f)
-    with open(path[:-5] + ".csv") as f:
-        rows = list(csv.DictReader(f))
-    fig = store_figures(rep, rows)
+    rep, fig = read_run(path)
     lat = rep["latency_us"]
     # The write a workload does: A and B update, D inserts, C none.
     write = lat.get("update") or lat.get("insert")
@@ -47,7 +42,6 @@ def run_figures(path):
     fig["write"] = {k: write[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} \
         if write else None
     fig["not_found"] = rep.get("not_found", 0)
-    fig["machine"] = machine_figures(path)
     return fig
 
 
