@@ -7,8 +7,8 @@
 # Environment: VLSM_BENCH_KEYS (default 10000000 keys of 16 + 200 bytes),
 # VLSM_BENCH_DIR (default build/bench/fill; not tmpfs: direct I/O),
 # VLSM_BENCH_VLSM_FLAGS (extra vLSM flags, see lib.sh), VLSM_JOBS.
-# Output: <dir>/<system>-<phase>.{json,out,err,time}, the table on stdout and
-# <dir>/summary.json.
+# Output: <dir>/<system>-<phase>.{json,out,err,time,machine.json}, the table
+# on stdout and <dir>/summary.json.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/checks.sh

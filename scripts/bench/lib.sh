@@ -24,6 +24,9 @@ VLSM_BENCH_STOCK=(--compaction_pri=3 --max_write_buffer_number=2
   --max_bytes_for_level_base=$((256 << 20)) --level0_file_num_compaction_trigger=4)
 # shellcheck disable=SC2206  # word splitting of the user's extra flags is wanted
 VLSM_BENCH_VLSM=(--vlsm ${VLSM_BENCH_VLSM_FLAGS:-})
+# What the machine did during each run (NAME.machine.json), as the eval runs.
+# shellcheck source=eval/machine.sh
+source "$VLSM_ROOT/scripts/bench/eval/machine.sh"
 
 vlsm_bench_flags() {  # system -> the flags of that system, one per line
   case "$1" in
@@ -36,7 +39,8 @@ vlsm_bench_flags() {  # system -> the flags of that system, one per line
 # vlsm_bench_run OUT_DIR NAME SYSTEM db_bench-flags...
 # Runs build/db_bench_vlsm with the common and SYSTEM's flags plus the given
 # ones; writes OUT_DIR/NAME.json (the metrics report), NAME.out (db_bench's
-# output), NAME.err and NAME.time ("user sys" CPU seconds).
+# output), NAME.err, NAME.time ("user sys" CPU seconds) and NAME.machine.json
+# (eval/machine.sh: CPU probe, other processes' cores, I/O wait, steal).
 vlsm_bench_run() {
   local out=$1 name=$2 system=$3; shift 3
   local -a sys_flags
@@ -44,6 +48,7 @@ vlsm_bench_run() {
   mkdir -p "$out"
   local t0; t0=$(date +%s)
   echo "== $name ($system): db_bench_vlsm $*"
+  machine_begin
   if ! /usr/bin/time -f '%U %S' -o "$out/$name.time" \
       "$VLSM_ROOT/build/db_bench_vlsm" "${VLSM_BENCH_COMMON[@]}" "${sys_flags[@]}" \
       "$@" --vlsm_report="$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"; then
@@ -51,6 +56,7 @@ vlsm_bench_run() {
     tail -5 "$out/$name.err" >&2
     return 1
   fi
+  machine_end "$out/$name.machine.json"
   grep -E '^[a-z]+ +: .* ops/sec' "$out/$name.out" | sed 's/^/   /' || true
   echo "   $(( $(date +%s) - t0 )) s"
 }

@@ -3,7 +3,9 @@
 
 Each run is NAME=REPORT.json, the --vlsm_report of db_bench_vlsm; db_bench's
 own output is read from the same path with .out instead of .json (written by
-scripts/bench/lib.sh), for the throughput line and the latency histogram.
+scripts/bench/lib.sh), for the throughput line and the latency histogram,
+and the machine record (what else ran; scripts/bench/eval/machine.sh) from
+.machine.json, when there is one.
 
 usage: summarize.py [--json PATH] NAME=REPORT.json [NAME=REPORT.json ...]
 """
@@ -36,6 +38,13 @@ def latency_percentiles(out_text, kind):
             float(mx.group(1)) if mx else None)
 
 
+def machine_record(report_path):
+    """The run's .machine.json as a dict, or {} when it has none (runs
+    from before lib.sh wrote them)."""
+    path = report_path.with_suffix(".machine.json")
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
 def summarize(name, report_path):
     report_path = Path(report_path)
     report = json.loads(report_path.read_text())
@@ -48,6 +57,7 @@ def summarize(name, report_path):
     into_l1 = levels[1]["input_bytes_per_compaction"] if len(levels) > 1 else {}
     deeper = [l["input_bytes_per_compaction"]["max"] for l in levels[2:]]
     l1 = m["l1_vssts"]
+    machine = machine_record(report_path)
     return {
         "name": name,
         "benchmark": bench,
@@ -71,6 +81,10 @@ def summarize(name, report_path):
         "l1_vssts": l1["good"] + l1["poor"],
         "l1_good_share": l1["good_share"] if l1["good"] + l1["poor"] else None,
         "files_per_level": m["tree"]["level_files"],
+        "cpu_probe_ms": machine.get("cpu_probe_ms"),
+        "other_cores": machine.get("other_cores"),
+        "iowait_cores": machine.get("iowait_cores"),
+        "steal_cores": machine.get("steal_cores"),
         "report": str(report_path),
     }
 
@@ -101,6 +115,12 @@ TABLE = [
     ("CPU per op (us)", lambda r: "%.2f" % r["cpu_us_per_op"]),
     ("L1 good vSSTs", lambda r: "%d/%d (%s)" % (r["l1_good_vssts"], r["l1_vssts"], opt(r["l1_good_share"], lambda v: "%.0f%%" % (100 * v)))),
     ("files per level", lambda r: " ".join(str(n) for n in r["files_per_level"])),
+    # The machine during the run: a larger probe means a slower CPU, other
+    # cores are what else ran (good to about 0.1 core; see machine.sh).
+    ("machine: CPU probe (ms)", lambda r: opt(r["cpu_probe_ms"], str)),
+    ("machine: other cores", lambda r: opt(r["other_cores"], lambda v: "%.2f" % v)),
+    ("machine: I/O wait, steal (cores)", lambda r: "-" if r["iowait_cores"] is None
+     else "%.2f, %.2f" % (r["iowait_cores"], r["steal_cores"])),
 ]
 
 

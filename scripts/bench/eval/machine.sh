@@ -1,8 +1,9 @@
-# Sourced by ycsb_run.sh: what the machine did during one run, so that a
-# run slowed by something outside it can be told from one slowed by its own
-# work. Why: this VM is shared. Two identical closed-loop 4-region loads of
-# stock RocksDB here ran at 122.7 and 198.3 K ops/s, the slow one with 28%
-# more CPU per operation and no steal time (docs/results.md).
+# Sourced by ycsb_run.sh and ../lib.sh (the db_bench runs): what the
+# machine did during one run, so that a run slowed by something outside it
+# can be told from one slowed by its own work. Why: this VM is shared. Two
+# identical closed-loop 4-region loads of stock RocksDB here ran at 122.7
+# and 198.3 K ops/s, the slow one with 28% more CPU per operation and no
+# steal time (docs/results.md).
 #
 # machine_begin, then the run, then machine_end FILE writes FILE (JSON):
 #   cpu_probe_ms    wall time of a fixed single-threaded CPU job (SHA-256
@@ -10,7 +11,8 @@
 #                   (host contention, frequency) makes it larger
 #   seconds         the run's wall time
 #   run_cores       the run's own CPU seconds per second (the shell's
-#                   children between begin and end: the ycsb_vlsm process)
+#                   children between begin and end: the ycsb_vlsm or
+#                   db_bench_vlsm process)
 #   machine_cores   CPU busy on the whole machine, per second (/proc/stat:
 #                   user, nice, system, irq, softirq)
 #   other_cores     machine_cores - run_cores: everything else that ran;
