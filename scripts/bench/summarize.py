@@ -10,9 +10,13 @@ and the machine record (what else ran; scripts/bench/eval/machine.sh) from
 usage: summarize.py [--json PATH] NAME=REPORT.json [NAME=REPORT.json ...]
 """
 import json
+import os
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "eval"))
+from report import machine_figures  # noqa: E402  (the eval runs' reader)
 
 RESULT_LINE = re.compile(r"^(\w+)\s*:\s*([\d.]+) micros/op (\d+) ops/sec", re.M)
 
@@ -38,13 +42,6 @@ def latency_percentiles(out_text, kind):
             float(mx.group(1)) if mx else None)
 
 
-def machine_record(report_path):
-    """The run's .machine.json as a dict, or {} when it has none (runs
-    from before lib.sh wrote them)."""
-    path = report_path.with_suffix(".machine.json")
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
 def summarize(name, report_path):
     report_path = Path(report_path)
     report = json.loads(report_path.read_text())
@@ -57,7 +54,7 @@ def summarize(name, report_path):
     into_l1 = levels[1]["input_bytes_per_compaction"] if len(levels) > 1 else {}
     deeper = [l["input_bytes_per_compaction"]["max"] for l in levels[2:]]
     l1 = m["l1_vssts"]
-    machine = machine_record(report_path)
+    machine = machine_figures(str(report_path)) or {}  # none: an older run
     return {
         "name": name,
         "benchmark": bench,

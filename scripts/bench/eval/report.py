@@ -104,8 +104,9 @@ def store_figures(rep, csv_rows):
 
 
 def machine_figures(report_path):
-    """The <run>.machine.json that ycsb_run.sh (machine.sh) writes beside a
-    report, or None (runs from before it existed)."""
+    """The <run>.machine.json that machine.sh writes beside a report (for
+    ycsb_run.sh, and for ../lib.sh's db_bench runs), or None (runs from
+    before it existed)."""
     path = report_path[:-len(".json")] + ".machine.json"
     if not os.path.exists(path):
         return None
