@@ -44,7 +44,11 @@ vlsm_bench_flags() {  # system -> the flags of that system, one per line
 vlsm_bench_run() {
   local out=$1 name=$2 system=$3; shift 3
   local -a sys_flags
-  mapfile -t sys_flags < <(vlsm_bench_flags "$system") || return 2
+  # Not `mapfile < <(...)`: a process substitution's exit status is lost, so an
+  # unknown system would run with no system flags instead of failing.
+  local flags_text
+  flags_text=$(vlsm_bench_flags "$system") || return 2
+  mapfile -t sys_flags <<< "$flags_text"
   mkdir -p "$out"
   local t0; t0=$(date +%s)
   echo "== $name ($system): db_bench_vlsm $*"

@@ -2,7 +2,8 @@
 """scripts/bench/lib.sh and summarize.py end to end at a tiny scale: every
 db_bench run writes a machine record (what else the machine did) whose CPU
 covers the run's own, a failed run leaves none, and summarize.py prints the
-records and puts them in its JSON, with "-" for a run that has none.
+records and puts them in its JSON, with "-" for a run that has none; an
+unknown system exits 2 before anything runs.
 
 usage: bench_lib_test.py REPO_ROOT WORK_DIR  (REPO_ROOT/build: Release tree)
 """
@@ -71,6 +72,14 @@ class BenchLibMachineRecords(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertIn("db_bench_vlsm failed for bad", p.stderr)
         self.assertFalse(os.path.exists(self.path("bad", ".machine.json")))
+
+    def test_an_unknown_system_exits_2_and_runs_nothing(self):
+        # Before the fix an unknown system ran db_bench with no system flags.
+        p = bench_run("nosys", "stokc", *fill_flags("nosys"))
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("unknown system 'stokc'", p.stderr)
+        self.assertFalse(os.path.exists(self.path("nosys", ".json")))
+        self.assertFalse(os.path.exists(os.path.join(WORK, "nosys-db")))
 
     def test_summarize_prints_the_records_and_dashes_without_one(self):
         # A copy of the vlsm run without its record stands for a run made
