@@ -7,7 +7,9 @@ of it: every run is present and finished, rates and amplifications are
 plausible, and the Markdown section between the markers is replaced while
 the prose around it is kept. A second load at 40%, with Bloom filters, is
 a repeat for report_repeats.py, whose medians are checked against the two
-runs. Bad settings stop with exit 2 before any run.
+runs. Bad settings stop with exit 2 before any run. Each compaction
+step's cost (bytes written per byte flushed, overlap) is checked against
+a committed 4-region report, since these runs are too small to flush.
 """
 import json
 import os
@@ -90,6 +92,41 @@ class EvalSmoke(unittest.TestCase):
             self.assertIn(f"| {s} |", text)
         self.assertIn("Targets at 40% load", text)
         self.assertIn("The machine during each run", text)
+
+    def test_step_costs_match_a_committed_report(self):
+        """Each compaction step's cost, recomputed from raw reports: bytes
+        written per byte flushed and the overlap merged with. The smoke runs
+        above are too small to flush, so this reads a committed 4-region
+        run (docs/results.md's tables come from it)."""
+        raw = os.path.join("docs", "results", "load-a-4region-48M-80pct-repeat3")
+        summary = os.path.join(TMP, "committed-summary.json")
+        rep = run([sys.executable, "scripts/bench/eval/report.py", raw, "--json", summary])
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        self.assertIn("| per byte flushed | overlap |", rep.stdout)
+        with open(summary) as f:
+            runs = json.load(f)
+        self.assertEqual(set(runs), {f"load80/{s}" for s in SYSTEMS})
+        for name, figures in runs.items():
+            with open(os.path.join(raw, name.replace("/", "-") + ".json")) as f:
+                regions = json.load(f)["lsm_metrics"]
+            flushed = sum(m["flush_bytes"] for m in regions)
+            self.assertGreater(flushed, 0, name)
+            self.assertGreaterEqual(len(figures["levels"]), 3, name)
+            for level, d in figures["levels"].items():
+                lvs = [lv for m in regions for lv in m["levels"] if lv["level"] == int(level)]
+                upper = sum(lv["read_from_upper_bytes"] for lv in lvs)
+                self.assertAlmostEqual(d["written_per_flushed"],
+                                       sum(lv["written_bytes"] for lv in lvs) / flushed,
+                                       places=9, msg=f"{name} L{level}")
+                if upper:
+                    self.assertAlmostEqual(
+                        d["overlap"], sum(lv["read_from_level_bytes"] for lv in lvs) / upper,
+                        places=9, msg=f"{name} L{level}")
+                else:
+                    self.assertIsNone(d["overlap"], f"{name} L{level}")
+            # Every flushed byte is written to L0 once.
+            self.assertAlmostEqual(figures["levels"]["0"]["written_per_flushed"], 1.0,
+                                   places=9, msg=name)
 
     def test_repeat_medians(self):
         self.assertEqual(self.repeat.returncode, 0, self.repeat.stderr)

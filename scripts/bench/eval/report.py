@@ -32,6 +32,7 @@ MIB = 2 ** 20
 def store_figures(rep, csv_rows):
     regions = rep["lsm_metrics"]
     user = sum(m["user_bytes"] for m in regions)
+    flushed = sum(m["flush_bytes"] for m in regions)
     moved = sum(m["flush_bytes"] + m["compaction_read_bytes"] +
                 m["compaction_write_bytes"] for m in regions)
     episodes = sorted((e["start_s"], e["start_s"] + e["duration_s"])
@@ -51,12 +52,15 @@ def store_figures(rep, csv_rows):
     for m in regions:
         for lv in m["levels"]:
             d = levels.setdefault(lv["level"], {"compactions": 0, "max": 0, "total": 0,
-                                                "read": 0, "written": 0})
+                                                "from_upper": 0, "from_level": 0,
+                                                "written": 0})
             per = lv["input_bytes_per_compaction"]
             d["compactions"] += per["count"]
             d["max"] = max(d["max"], per["max"])
             d["total"] += per["total"]
             d["written"] += lv["written_bytes"]
+            d["from_upper"] += lv["read_from_upper_bytes"]
+            d["from_level"] += lv["read_from_level_bytes"]
     depth = max((i for m in regions for i, b in enumerate(m["tree"]["level_bytes"]) if b),
                 default=0)
     stalled = [r for r in csv_rows if r["write_stalled"] == "1"]
@@ -98,7 +102,16 @@ def store_figures(rep, csv_rows):
                             "max_input_mib": v["max"] / MIB,
                             "mean_input_mib": v["total"] / v["compactions"] / MIB
                             if v["compactions"] else 0.0,
-                            "written_gib": v["written"] / 2 ** 30}
+                            "written_gib": v["written"] / 2 ** 30,
+                            # What each step costs, in the units of the
+                            # I/O amplification: bytes it wrote per byte
+                            # flushed, and bytes it read from its output
+                            # level per byte it took from the level above
+                            # (the overlap it merged with).
+                            "written_per_flushed": v["written"] / flushed
+                            if flushed else None,
+                            "overlap": v["from_level"] / v["from_upper"]
+                            if v["from_upper"] else None}
                    for k, v in sorted(levels.items())},
     }
 
@@ -287,15 +300,19 @@ def render_chains(runs):
             if d["compactions"]:
                 rows.append([s, f"L{int(lv) - 1}→L{lv}" if int(lv) > 0 else "flush",
                              fmt(d["compactions"]), fmt(d["max_input_mib"]),
-                             fmt(d["mean_input_mib"]), fmt(d["written_gib"], 2)])
-        rows.append([s, "largest stall chain", "", fmt(f["chain_max_mib"]), "", ""])
+                             fmt(d["mean_input_mib"]), fmt(d["written_gib"], 2),
+                             fmt(d["written_per_flushed"], 2),
+                             fmt(d["overlap"], 2) if int(lv) > 0 else "–"])
+        rows.append([s, "largest stall chain", "", fmt(f["chain_max_mib"]), "", "", "", ""])
     # The chain is what compacted (read + written) while one stall episode
     # lasted: the work writers waited behind.
     return [f"**Compaction chains at {pct}% load** (input bytes per compaction by output "
             "level; the largest stall chain is the bytes compacted, read plus written, "
-            "during the stall episode that compacted the most):", "",
+            "during the stall episode that compacted the most; per byte flushed: what "
+            "the step wrote; overlap: bytes it read from its output level per byte "
+            "it took from the level above):", "",
             table(["system", "step", "compactions", "max input (MiB)", "mean input (MiB)",
-                   "written (GiB)"], rows), ""]
+                   "written (GiB)", "per byte flushed", "overlap"], rows), ""]
 
 
 def sensitivity_table(runs, fig_dir):
