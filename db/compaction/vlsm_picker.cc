@@ -5,6 +5,7 @@
 
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker.h"
+#include "db/compaction/sorted_run_overlap.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
 
@@ -121,24 +122,22 @@ std::vector<size_t> OrderL1FilesGoodFirst(
   std::vector<Candidate> candidates;
   candidates.reserve(l1_files.size());
 
-  // Both levels are sorted and non-overlapping within themselves, so one
-  // forward walk over L2 finds every L1 file's overlap. An L2 file that
-  // straddles two L1 files counts for both.
-  auto l2 = l2_files.begin();
+  struct ByInternalKey {
+    const InternalKeyComparator& icmp;
+    const InternalKey& Smallest(const FileMetaData* f) const { return f->smallest; }
+    const InternalKey& Largest(const FileMetaData* f) const { return f->largest; }
+    uint64_t Size(const FileMetaData* f) const { return f->fd.GetFileSize(); }
+    int Compare(const InternalKey& a, const InternalKey& b) const {
+      return icmp.Compare(a, b);
+    }
+  };
+  const std::vector<uint64_t> overlaps =
+      OverlapBytesPerFile(l1_files, l2_files, ByInternalKey{icmp});
   for (size_t i = 0; i < l1_files.size(); ++i) {
-    const FileMetaData* f = l1_files[i];
-    while (l2 != l2_files.end() && icmp.Compare((*l2)->largest, f->smallest) < 0) {
-      ++l2;
-    }
-    uint64_t overlap = 0;
-    for (auto it = l2; it != l2_files.end() &&
-                       icmp.Compare((*it)->smallest, f->largest) <= 0;
-         ++it) {
-      overlap += (*it)->fd.GetFileSize();
-    }
-    const uint64_t size = std::max<uint64_t>(f->fd.GetFileSize(), 1);
-    candidates.push_back({i, policy.IsGood(overlap),
-                          static_cast<double>(overlap) / static_cast<double>(size)});
+    const uint64_t size = std::max<uint64_t>(l1_files[i]->fd.GetFileSize(), 1);
+    candidates.push_back({i, policy.IsGood(overlaps[i]),
+                          static_cast<double>(overlaps[i]) /
+                              static_cast<double>(size)});
   }
   // Stable: equal keys keep key order, so ties go to the smaller key.
   std::stable_sort(candidates.begin(), candidates.end(),

@@ -6,6 +6,7 @@
 
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker_level.h"
+#include "db/compaction/sorted_run_overlap.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "gtest/gtest.h"
@@ -297,6 +298,35 @@ TEST(OrderL1FilesGoodFirstTest, GoodByRatioThenPoorByRatio) {
   EXPECT_TRUE(OrderL1FilesGoodFirst(icmp, {}, l2, policy).empty());
   EXPECT_EQ(OrderL1FilesGoodFirst(icmp, l1, {}, policy),
             std::vector<size_t>({0, 1, 2, 3}));
+}
+
+// The walk behind both the picker's order and the metrics census, on plain
+// integer key ranges [lo, hi].
+TEST(OverlapBytesPerFileTest, SharedEdgesCountForBothAndGapsForNone) {
+  struct Range {
+    int lo, hi;
+    uint64_t size;
+  };
+  struct ByInt {
+    int Smallest(const Range& r) const { return r.lo; }
+    int Largest(const Range& r) const { return r.hi; }
+    uint64_t Size(const Range& r) const { return r.size; }
+    int Compare(int a, int b) const { return a < b ? -1 : (a > b ? 1 : 0); }
+  };
+  const std::vector<Range> upper = {{10, 19, 1}, {20, 30, 1}, {50, 60, 1}, {90, 95, 1}};
+  const std::vector<Range> lower = {
+      {0, 5, 100},    // ends before every upper file
+      {8, 12, 2},     // straddles the start of the first
+      {15, 20, 4},    // straddles the first and the second
+      {25, 40, 8},    // runs past the second into the gap
+      {41, 49, 16},   // in the gap: no upper file overlaps it
+      {60, 70, 32},   // starts on the third's last key
+      {96, 99, 64}};  // after every upper file
+  EXPECT_EQ(OverlapBytesPerFile(upper, lower, ByInt{}),
+            std::vector<uint64_t>({2 + 4, 4 + 8, 32, 0}));
+  EXPECT_EQ(OverlapBytesPerFile(upper, std::vector<Range>{}, ByInt{}),
+            std::vector<uint64_t>({0, 0, 0, 0}));
+  EXPECT_TRUE(OverlapBytesPerFile(std::vector<Range>{}, lower, ByInt{}).empty());
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
-// CensusL1Vssts: each L1 file against the L2 files its key range overlaps.
-// Both levels are sorted by key and disjoint within themselves, so one merge
-// walk over L1 and L2 does it; an L2 file that straddles two L1 files counts
-// for both, as it would be rewritten by either.
+// CensusL1Vssts: each L1 file against the L2 files its key range overlaps
+// (OverlapBytesPerFile, the walk the L1->L2 picker uses too).
 #include <algorithm>
 
+#include "db/compaction/sorted_run_overlap.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/lsm_metrics.h"
 
@@ -43,18 +42,19 @@ L1VsstCensus CensusL1Vssts(const ColumnFamilyMetaData& meta,
   const auto& l1 = meta.levels[1].files;
   static const std::vector<SstFileMetaData> kNoFiles;
   const auto& l2 = meta.levels.size() > 2 ? meta.levels[2].files : kNoFiles;
-  size_t first_candidate = 0;
-  for (const SstFileMetaData& file : l1) {
-    while (first_candidate < l2.size() &&
-           ucmp->Compare(l2[first_candidate].largestkey, file.smallestkey) < 0) {
-      ++first_candidate;
+  struct ByUserKey {
+    const Comparator* ucmp;
+    const std::string& Smallest(const SstFileMetaData& f) const { return f.smallestkey; }
+    const std::string& Largest(const SstFileMetaData& f) const { return f.largestkey; }
+    uint64_t Size(const SstFileMetaData& f) const { return f.size; }
+    int Compare(const std::string& a, const std::string& b) const {
+      return ucmp->Compare(a, b);
     }
-    uint64_t overlap = 0;
-    for (size_t k = first_candidate;
-         k < l2.size() && ucmp->Compare(l2[k].smallestkey, file.largestkey) <= 0;
-         ++k) {
-      overlap += l2[k].size;
-    }
+  };
+  const std::vector<uint64_t> overlaps = OverlapBytesPerFile(l1, l2, ByUserKey{ucmp});
+  for (size_t i = 0; i < l1.size(); ++i) {
+    const SstFileMetaData& file = l1[i];
+    const uint64_t overlap = overlaps[i];
     if (overlap <= overlap_bound) {
       ++census.good;
       census.good_bytes += file.size;
