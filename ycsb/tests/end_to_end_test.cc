@@ -376,8 +376,10 @@ TEST_F(EndToEnd, OverridesWinOverFilesWhateverTheOrder) {
 }
 
 TEST_F(EndToEnd, NullStoreFindSustainableIsGeneratorOrClientBound) {
-  // A null store keeps up with everything: the search climbs until the
-  // step cap and reports a sustainable rate of at least the start.
+  // A null store keeps up with everything: the search climbs from the start
+  // and reports a sustainable rate of at least the start. Not "at least the
+  // second step": on a busy machine (ctest -j2 in CI) a 0.5 s step at 3125/s
+  // once fell 1% short of keeping up, and that is timing, not behaviour.
   RunOutput out = RunYcsb(
       "run -P " + Workload("workloadc") + " -p db=null -p mode=find-sustainable"
       " -p sustainable.start=2000 -p sustainable.step_seconds=0.5"
@@ -386,7 +388,7 @@ TEST_F(EndToEnd, NullStoreFindSustainableIsGeneratorOrClientBound) {
   ASSERT_EQ(out.exit_code, 0) << out.stderr_text;
   Json j = Report(TmpDir() + "/sust.json");
   EXPECT_EQ(j["mode"].text, "find-sustainable");
-  EXPECT_GE(j["sustainable"]["sustainable_ops_per_s"].number, 3125);
+  EXPECT_GE(j["sustainable"]["sustainable_ops_per_s"].number, 2000);
   EXPECT_GE(j["sustainable"]["steps"].items.size(), 2u);
 }
 
