@@ -12,7 +12,7 @@
 # VLSM_JOBS (build jobs, default 2).
 # Output: the table on stdout; build/demo/summary.json; per system
 # <system>.json (metrics report), .out (db_bench output), .err, .time,
-# .machine.json (what else the machine did: scripts/bench/eval/machine.sh).
+# .machine.json (what else the machine did: scripts/bench/machine.sh).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$VLSM_ROOT"

@@ -25,8 +25,8 @@ VLSM_BENCH_STOCK=(--compaction_pri=3 --max_write_buffer_number=2
 # shellcheck disable=SC2206  # word splitting of the user's extra flags is wanted
 VLSM_BENCH_VLSM=(--vlsm ${VLSM_BENCH_VLSM_FLAGS:-})
 # What the machine did during each run (NAME.machine.json), as the eval runs.
-# shellcheck source=eval/machine.sh
-source "$VLSM_ROOT/scripts/bench/eval/machine.sh"
+# shellcheck source=machine.sh
+source "$VLSM_ROOT/scripts/bench/machine.sh"
 
 vlsm_bench_flags() {  # system -> the flags of that system, one per line
   case "$1" in
@@ -40,7 +40,7 @@ vlsm_bench_flags() {  # system -> the flags of that system, one per line
 # Runs build/db_bench_vlsm with the common and SYSTEM's flags plus the given
 # ones; writes OUT_DIR/NAME.json (the metrics report), NAME.out (db_bench's
 # output), NAME.err, NAME.time ("user sys" CPU seconds) and NAME.machine.json
-# (eval/machine.sh: CPU probe, other processes' cores, I/O wait, steal).
+# (machine.sh: CPU probe, other processes' cores, I/O wait, steal).
 vlsm_bench_run() {
   local out=$1 name=$2 system=$3; shift 3
   local -a sys_flags

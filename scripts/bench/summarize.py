@@ -4,19 +4,17 @@
 Each run is NAME=REPORT.json, the --vlsm_report of db_bench_vlsm; db_bench's
 own output is read from the same path with .out instead of .json (written by
 scripts/bench/lib.sh), for the throughput line and the latency histogram,
-and the machine record (what else ran; scripts/bench/eval/machine.sh) from
+and the machine record (what else ran; scripts/bench/machine.sh) from
 .machine.json, when there is one.
 
 usage: summarize.py [--json PATH] NAME=REPORT.json [NAME=REPORT.json ...]
 """
 import json
-import os
 import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "eval"))
-from report import machine_figures  # noqa: E402  (the eval runs' reader)
+from machine_record import machine_figures
 
 RESULT_LINE = re.compile(r"^(\w+)\s*:\s*([\d.]+) micros/op (\d+) ops/sec", re.M)
 

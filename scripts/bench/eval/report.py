@@ -25,6 +25,10 @@ import statistics
 import subprocess
 import sys
 
+# The machine-record reader is shared with the db_bench summary, one level up.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from machine_record import machine_figures  # noqa: E402
+
 BASELINE, OURS = "rocksdb-io", "vlsm"
 MIB = 2 ** 20
 
@@ -116,17 +120,6 @@ def store_figures(rep, csv_rows):
     }
 
 
-def machine_figures(report_path):
-    """The <run>.machine.json that machine.sh writes beside a report (for
-    ycsb_run.sh, and for ../lib.sh's db_bench runs), or None (runs from
-    before it existed)."""
-    path = report_path[:-len(".json")] + ".machine.json"
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
-
-
 def render_machine(named_figures):
     """A table of what the machine did during each run, from
     [(run name, figures)]; [] when no run has machine figures."""
@@ -135,7 +128,7 @@ def render_machine(named_figures):
             for name, f in named_figures for m in [f.get("machine")] if m]
     if not rows:
         return []
-    return ["**The machine during each run** (`<run>.machine.json`, scripts/bench/eval/"
+    return ["**The machine during each run** (`<run>.machine.json`, scripts/bench/"
             "machine.sh: the CPU probe is a fixed single-threaded job timed just before the "
             "run, larger when the CPU is slower; cores are CPU seconds per second: the run's "
             "own, everything else's, I/O wait and steal):", "",
@@ -301,8 +294,7 @@ def render_chains(runs):
                 rows.append([s, f"L{int(lv) - 1}→L{lv}" if int(lv) > 0 else "flush",
                              fmt(d["compactions"]), fmt(d["max_input_mib"]),
                              fmt(d["mean_input_mib"]), fmt(d["written_gib"], 2),
-                             fmt(d["written_per_flushed"], 2),
-                             fmt(d["overlap"], 2) if int(lv) > 0 else "–"])
+                             fmt(d["written_per_flushed"], 2), fmt(d["overlap"], 2)])
         rows.append([s, "largest stall chain", "", fmt(f["chain_max_mib"]), "", "", "", ""])
     # The chain is what compacted (read + written) while one stall episode
     # lasted: the work writers waited behind.

@@ -2,8 +2,8 @@
 # system, its files named after the run, and reading a report back.
 # The caller sets: ycsb (the binary), out (results directory), common
 # (array: eval_common_props) and sources systems.sh.
-# shellcheck source=machine.sh
-source "$VLSM_ROOT/scripts/bench/eval/machine.sh"
+# shellcheck source=../machine.sh
+source "$VLSM_ROOT/scripts/bench/machine.sh"
 
 # eval_ycsb PHASE NAME SYSTEM DB [ycsb properties...]: runs PHASE (load or
 # run) of SYSTEM on the DB directory DB; writes <out>/NAME.{json,csv,out,err}

@@ -1,6 +1,6 @@
-# Sourced by ycsb_run.sh and ../lib.sh (the db_bench runs): what the
-# machine did during one run, so that a run slowed by something outside it
-# can be told from one slowed by its own work. Why: this VM is shared. Two
+# Sourced by lib.sh (the db_bench runs) and eval/ycsb_run.sh (the YCSB
+# runs): what the machine did during one run, so that a run slowed by
+# something outside it can be told from one slowed by its own work. Why: this VM is shared. Two
 # identical closed-loop 4-region loads of stock RocksDB here ran at 122.7
 # and 198.3 K ops/s, the slow one with 28% more CPU per operation and no
 # steal time (docs/results.md).
