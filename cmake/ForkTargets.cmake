@@ -3,6 +3,8 @@
 # definitions and include paths, and links ${ROCKSDB_LIB} like upstream tools.
 # VLSM_FORK_DIR is our source root.
 
+include(${VLSM_FORK_DIR}/cmake/ToolAllocator.cmake)
+
 add_subdirectory(${VLSM_FORK_DIR}/tools ${CMAKE_BINARY_DIR}/tools)
 
 # The open-loop YCSB harness (ycsb_vlsm) and its own tests.

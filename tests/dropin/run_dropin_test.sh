@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # One drop-in check, run by ctest (tests/dropin/CMakeLists.txt sets the
-# environment: CXX, BUILD_DIR, PREFIX, WORK, SRC, PRISTINE_INCLUDE, FORK_INCLUDE, CMAKE,
+# environment: CXX, CC, BUILD_DIR, PREFIX, WORK, SRC, PRISTINE_INCLUDE, FORK_INCLUDE
+# (the patched upstream headers), VLSM_INCLUDE (ours), README, CMAKE,
 # GENERATOR).
 #   find_package     consumer project with find_package(RocksDB CONFIG),
 #                    shared and static, against the installed fork
 #   pkg_config       consumer built with `pkg-config rocksdb` flags
 #   layout           option structs identical to pristine 9.10.0 headers
 #   pristine_binary  a program built against pristine headers runs on our .so
+#   no_allocator     librocksdb.so.9 needs no allocator library (jemalloc,
+#                    tcmalloc): one would interpose on the user's process
+#   c_api            a C program (gcc, installed headers via pkg-config) turns
+#                    vLSM on through rocksdb/vlsm_c.h and an options string
+#   c_dlopen         the same program loading the library with dlopen
+#   python_ctypes    /usr/bin/python3 loads the library with ctypes
 set -euo pipefail
+# The library must load as users load it: no allocator preloaded.
+unset LD_PRELOAD
 case_name=$1
 work="$WORK/$case_name"
 rm -rf "$work"; mkdir -p "$work"
@@ -75,6 +84,37 @@ pristine_binary)
   nm -D --defined-only "$lib" > "$work/symbols.txt"
   grep -q GetVlsmForkVersionAsString "$work/symbols.txt" ||
     fail "$lib is not the fork (no GetVlsmForkVersionAsString)"
+  ;;
+no_allocator)
+  readelf -d "$BUILD_DIR/librocksdb.so.9" > "$work/dynamic.txt"
+  if grep -E 'NEEDED.*(jemalloc|tcmalloc|mimalloc)' "$work/dynamic.txt"; then
+    fail "librocksdb.so.9 links an allocator: C programs, cgo and dlopen users would mix allocators"
+  fi
+  grep NEEDED "$work/dynamic.txt"
+  ;;
+c_api)
+  pc_dir=$(dirname "$(find "$PREFIX" -name rocksdb.pc | head -1)")
+  export PKG_CONFIG_PATH="$pc_dir"
+  pc() { pkg-config --define-variable=prefix="$PREFIX" "$@" rocksdb; }
+  # shellcheck disable=SC2046
+  "$CC" -std=c11 -D_GNU_SOURCE -O1 -Wall -Werror "$SRC/c_consumer.c" -o "$work/c_consumer" \
+    $(pc --cflags) $(pc --libs) -Wl,-rpath,"$(pc --variable=libdir)"
+  ldd "$work/c_consumer" > "$work/ldd.txt"
+  grep -q "$PREFIX/.*librocksdb.so.9" "$work/ldd.txt" || fail "c_consumer does not load the installed library"
+  # The README's options string for bindings (one line, in a code block).
+  VLSM_README_OPTIONS=$(grep -m1 '^compaction_style=kCompactionStyleLevel;compaction_pri=kVlsm;' "$README")
+  [ -n "$VLSM_README_OPTIONS" ] || fail "no vLSM options string in $README"
+  export VLSM_README_OPTIONS
+  "$work/c_consumer" "$work"
+  ;;
+c_dlopen)
+  "$CC" -std=c11 -D_GNU_SOURCE -DVLSM_DLOPEN -O1 -Wall -Werror -I"$VLSM_INCLUDE" -I"$FORK_INCLUDE" \
+    "$SRC/c_consumer.c" -o "$work/c_consumer" -ldl
+  if ldd "$work/c_consumer" | grep -q rocksdb; then fail "c_dlopen links librocksdb"; fi
+  "$work/c_consumer" "$work" "$BUILD_DIR/librocksdb.so.9"
+  ;;
+python_ctypes)
+  /usr/bin/python3 "$SRC/python_ctypes.py" "$BUILD_DIR/librocksdb.so.9" "$work"
   ;;
 *) fail "unknown case" ;;
 esac
