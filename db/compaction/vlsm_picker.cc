@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_set>
 
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker.h"
@@ -98,6 +99,121 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
     return false;
   }
   return true;
+}
+
+bool VlsmTakeL0Head(const std::string& cf_name, VersionStorageInfo* vstorage,
+                    CompactionPicker* picker, const ImmutableOptions& ioptions,
+                    const MutableCFOptions& mutable_cf_options,
+                    int* output_level, CompactionInputFiles* start_level_inputs,
+                    CompactionReason* reason) {
+  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
+  const bool proposed_head = start_level_inputs->size() == 1 && !l0.empty() &&
+                             start_level_inputs->files[0] == l0.back();
+  *output_level = vstorage->base_level();
+  if (!PickOldestL0File(cf_name, vstorage, picker, *output_level,
+                        Compaction::EvaluatePenultimateLevel(
+                            vstorage, mutable_cf_options, ioptions, 0,
+                            *output_level),
+                        start_level_inputs)) {
+    return false;
+  }
+  if (!proposed_head) {
+    *reason = CompactionReason::kLevelL0FilesNum;
+  }
+  return true;
+}
+
+namespace {
+
+std::string FileNumbers(const std::vector<FileMetaData*>& files) {
+  std::string out;
+  for (const FileMetaData* f : files) {
+    out += (out.empty() ? "#" : ", #") + std::to_string(f->fd.GetNumber());
+  }
+  return out;
+}
+
+bool UserKeyRangesOverlap(const Comparator* ucmp, const FileMetaData& a,
+                          const FileMetaData& b) {
+  return ucmp->CompareWithoutTimestamp(a.smallest.user_key(),
+                                       b.largest.user_key()) <= 0 &&
+         ucmp->CompareWithoutTimestamp(b.smallest.user_key(),
+                                       a.largest.user_key()) <= 0;
+}
+
+}  // namespace
+
+Status VlsmCheckL0Order(CompactionPri pri,
+                        const std::vector<CompactionInputFiles>& inputs,
+                        int output_level,
+                        const std::vector<FileMetaData*>& l0_newest_first,
+                        bool automatic, const Comparator* ucmp) {
+  if (pri != kVlsm) {
+    return Status::OK();
+  }
+  const CompactionInputFiles* l0_inputs = nullptr;
+  for (const CompactionInputFiles& in : inputs) {
+    if (in.level == 0 && !in.empty()) {
+      l0_inputs = &in;
+    }
+  }
+  if (l0_inputs == nullptr) {
+    return Status::OK();
+  }
+  const std::string taken = "L0 file(s) " + FileNumbers(l0_inputs->files);
+  if (output_level == 0) {
+    return Status::InvalidArgument(
+        "compaction_pri=kVlsm never compacts L0 into L0 (" + taken +
+        "): compact into L1 instead");
+  }
+  if (automatic &&
+      (l0_inputs->size() != 1 || l0_newest_first.empty() ||
+       l0_inputs->files[0] != l0_newest_first.back())) {
+    return Status::InvalidArgument(
+        "compaction_pri=kVlsm: an automatic compaction takes exactly the "
+        "oldest L0 file (" +
+        (l0_newest_first.empty() ? std::string("none")
+                                 : FileNumbers({l0_newest_first.back()})) +
+        "), not " + taken);
+  }
+  // Walk L0 from the oldest file up: an input is out of order if an older
+  // file that overlaps it stays in L0.
+  const std::unordered_set<const FileMetaData*> in_set(
+      l0_inputs->files.begin(), l0_inputs->files.end());
+  std::vector<const FileMetaData*> older_left_behind;
+  for (auto it = l0_newest_first.rbegin(); it != l0_newest_first.rend(); ++it) {
+    const FileMetaData* f = *it;
+    if (in_set.count(f) == 0) {
+      older_left_behind.push_back(f);
+      continue;
+    }
+    for (const FileMetaData* older : older_left_behind) {
+      if (UserKeyRangesOverlap(ucmp, *f, *older)) {
+        return Status::InvalidArgument(
+            "compaction_pri=kVlsm: the compaction takes L0 file #" +
+            std::to_string(f->fd.GetNumber()) + " but not the older L0 file #" +
+            std::to_string(older->fd.GetNumber()) +
+            " whose key range overlaps it; reads would then find the older "
+            "versions first");
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status VlsmCheckL0Order(const Compaction& c) {
+  if (c.compaction_reason() == CompactionReason::kExternalSstIngestion) {
+    return Status::OK();
+  }
+  std::vector<CompactionInputFiles> inputs(c.num_input_levels());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    inputs[i].level = c.level(i);
+    inputs[i].files = *c.inputs(i);
+  }
+  return VlsmCheckL0Order(c.mutable_cf_options()->compaction_pri, inputs,
+                          c.output_level(), c.input_vstorage()->LevelFiles(0),
+                          !c.is_manual_compaction(),
+                          c.immutable_options()->user_comparator);
 }
 
 void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {

@@ -4,7 +4,9 @@
 //
 //   L0 -> L1   PickOldestL0File: L0 is a FIFO queue; exactly the oldest L0
 //              file is compacted, with the L1 files it overlaps. Never more
-//              L0 files, never L0 -> L0.
+//              L0 files, never L0 -> L0. VlsmTakeL0Head makes every
+//              automatic pick that starts in L0 that pick, whatever proposed
+//              it; VlsmCheckL0Order checks every compaction at registration.
 //   L1 outputs VsstCutPolicyFor: overlap-aware vSSTs (vsst_cut_policy.h).
 //   L1 -> L2   OrderL1FilesGoodFirst: good vSSTs by ascending overlap ratio,
 //              then the rest by ratio, so a free file is always found.
@@ -24,12 +26,14 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class Comparator;
 class Compaction;
 class CompactionPicker;
 class InternalKeyComparator;
 class VersionStorageInfo;
 struct CompactionInputFiles;
 struct FileMetaData;
+struct ImmutableOptions;
 struct MutableCFOptions;
 
 // The level vSSTs live in: the level L0 compacts into. vLSM requires
@@ -60,6 +64,43 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
                       CompactionPicker* picker, int output_level,
                       int penultimate_level,
                       CompactionInputFiles* start_level_inputs);
+
+// The choke point of every automatic pick that starts in L0 under kVlsm,
+// called where the pick's first files are chosen and before anything grows
+// them. Whatever proposed the pick (the L0 score, a file marked for
+// compaction, bottommost, TTL, periodic or blob-GC work), it becomes the head
+// of the L0 queue going to the base level (PickOldestL0File), or nothing:
+// returns false with start_level_inputs cleared, and the proposal waits for
+// its turn. Marked, TTL and periodic work thus still happens, in L0 order.
+// *reason becomes kLevelL0FilesNum when the head is not the proposed file.
+bool VlsmTakeL0Head(const std::string& cf_name, VersionStorageInfo* vstorage,
+                    CompactionPicker* picker, const ImmutableOptions& ioptions,
+                    const MutableCFOptions& mutable_cf_options,
+                    int* output_level, CompactionInputFiles* start_level_inputs,
+                    CompactionReason* reason);
+
+// The L0 order rule of kVlsm for a compaction about to start. Reads search L0
+// newest file first, then L1, L2, ...; a compaction that moves an L0 file's
+// keys to L1 while an older L0 file that overlaps it stays behind makes the
+// older versions shadow the newer (issue 19: a lost update). So, under kVlsm:
+//  - L0 never compacts into L0;
+//  - an automatic compaction takes exactly the oldest L0 file;
+//  - any compaction that takes an L0 file takes every older L0 file whose key
+//    range overlaps it (CompactRange does; CompactFiles adds every older L0
+//    file, as upstream does for every compaction_pri).
+// l0_newest_first is the version's L0, as a VersionStorageInfo keeps it.
+// InvalidArgument naming the files when the rule is broken; OK for other
+// compaction_pri values and for compactions without L0 inputs.
+Status VlsmCheckL0Order(CompactionPri pri,
+                        const std::vector<CompactionInputFiles>& inputs,
+                        int output_level,
+                        const std::vector<FileMetaData*>& l0_newest_first,
+                        bool automatic, const Comparator* ucmp);
+
+// The same for a built compaction, as CompactionPicker::RegisterCompaction
+// checks every compaction that starts (ingestion's placeholder compactions
+// have no real inputs and pass).
+Status VlsmCheckL0Order(const Compaction& c);
 
 // The order in which L1 -> L2 considers L1 files (indexes into l1_files):
 // good vSSTs (L2 overlap <= f * S_M) by ascending overlap ratio

@@ -21,6 +21,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/vlsm.h"
+#include "tests/vlsm/read_order_checker.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -353,7 +354,9 @@ std::vector<int> FilesPerLevel(DB* db) {
 TEST(VlsmDbTest, CompactionsFollowTheRulesAndDataMatchesModel) {
   const std::string path = TestDir("rules");
   auto checker = std::make_shared<VlsmRuleChecker>();
+  auto read_order = std::make_shared<ReadOrderChecker>();
   Options options = VlsmTestOptions(checker);
+  options.listeners.push_back(read_order);
   std::unique_ptr<DB> db = OpenFreshDb(options, path);
   ASSERT_NE(db, nullptr);
   DB* raw = nullptr;  // for the reopens below
@@ -419,6 +422,8 @@ TEST(VlsmDbTest, CompactionsFollowTheRulesAndDataMatchesModel) {
   for (const std::string& v : checker->violations()) {
     ADD_FAILURE() << "after switching back: " << v;
   }
+  EXPECT_GT(read_order->checks(), 100);
+  EXPECT_EQ(read_order->violations(), std::vector<std::string>{});
   db.reset();
   ASSERT_TRUE(DestroyDB(path, options).ok());
 }

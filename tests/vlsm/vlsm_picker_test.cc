@@ -1,5 +1,6 @@
 // The vLSM picks on a synthetic VersionStorageInfo, as upstream's
 // compaction_picker_test builds one: which files a compaction takes.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -251,6 +252,102 @@ TEST_P(VlsmPickerTest, LevelsOverTargetGoBeforeL0) {
   } else {
     EXPECT_EQ(c->start_level(), 0);
   }
+}
+
+// Issue 19: the head of L0 (file 1, "c".."p") waits because an L1 file in
+// its range is in a running compaction; a newer L0 file over the same keys
+// (file 2, "c".."d") is marked for compaction. No compaction may take file 2
+// without file 1: reads would then find file 1's older versions first.
+TEST_P(VlsmPickerTest, MarkedNewerL0FileWaitsForTheOlderOverlappingOne) {
+  FileMetaData* newer = Add(0, 2, "c", "d", 1 * kMiB, 102);
+  newer->marked_for_compaction = true;
+  Add(0, 1, "c", "p", 1 * kMiB, 101);  // oldest
+  AddL1Thirds();
+  for (const auto& f : files_) {
+    if (f->fd.GetNumber() == 11) {
+      f->being_compacted = true;  // "i".."p": an L1 -> L2 compaction runs
+    }
+  }
+  Finalize();
+  ASSERT_EQ(vstorage_->FilesMarkedForCompaction().size(), 1u);
+  auto c = Pick();
+  if (c != nullptr && c->start_level() == 0) {
+    EXPECT_EQ(c->num_input_files(0), 2u) << "took file 2 without file 1";
+  }
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(c, nullptr);  // the queue waits for its head
+  }
+}
+
+// The same marked file once the head is free: vLSM takes the head (file 1)
+// alone, into L1; the marked file's turn comes next, in L0 order.
+TEST_P(VlsmPickerTest, MarkedL0FileTurnsIntoTheHeadOfTheQueue) {
+  FileMetaData* newer = Add(0, 2, "c", "d", 1 * kMiB, 102);
+  newer->marked_for_compaction = true;
+  Add(0, 1, "c", "p", 1 * kMiB, 101);
+  AddL1Thirds();
+  Finalize();
+  auto c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->start_level(), 0);
+  EXPECT_EQ(c->output_level(), 1);
+  if (GetParam() == kVlsm) {
+    EXPECT_EQ(Numbers(*c, 0), std::vector<uint64_t>({1}));
+  } else {
+    EXPECT_EQ(c->num_input_files(0), 2u);
+  }
+}
+
+TEST_P(VlsmPickerTest, L0OrderRuleOnGivenInputs) {
+  Add(0, 4, "x", "z", 1 * kMiB, 104);  // newest, apart from the others
+  Add(0, 3, "c", "f", 1 * kMiB, 103);
+  Add(0, 2, "e", "k", 1 * kMiB, 102);
+  Add(0, 1, "a", "d", 1 * kMiB, 101);  // oldest
+  AddL1Thirds();
+  Finalize();
+  const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
+  ASSERT_EQ(l0.back()->fd.GetNumber(), 1u);
+  auto inputs = [&](std::vector<uint64_t> numbers) {
+    CompactionInputFiles in;
+    in.level = 0;
+    for (FileMetaData* f : l0) {
+      if (std::find(numbers.begin(), numbers.end(), f->fd.GetNumber()) !=
+          numbers.end()) {
+        in.files.push_back(f);
+      }
+    }
+    return std::vector<CompactionInputFiles>{in};
+  };
+  const Comparator* ucmp = BytewiseComparator();
+  const CompactionPri pri = GetParam();
+  auto check = [&](std::vector<uint64_t> numbers, int output, bool automatic) {
+    return VlsmCheckL0Order(pri, inputs(numbers), output, l0, automatic, ucmp);
+  };
+  // Rules every priority satisfies.
+  EXPECT_TRUE(check({1}, 1, true).ok());
+  EXPECT_TRUE(check({1, 2, 3}, 1, false).ok());
+  EXPECT_TRUE(check({4}, 1, false).ok()) << "no older file overlaps file 4";
+  if (pri != kVlsm) {
+    EXPECT_TRUE(check({3}, 1, false).ok()) << "other priorities are not checked";
+    return;
+  }
+  // File 3 overlaps the older files 2 and 1: left behind, their
+  // versions would be read first.
+  Status s = check({3}, 1, false);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("#3 but not the older L0 file #1"), std::string::npos)
+      << s.ToString();
+  EXPECT_TRUE(check({2, 3}, 1, false).IsInvalidArgument());
+  // An automatic compaction takes exactly the oldest file.
+  s = check({1, 2}, 1, true);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("exactly the oldest L0 file (#1)"), std::string::npos)
+      << s.ToString();
+  EXPECT_TRUE(check({4}, 1, true).IsInvalidArgument());
+  // Never L0 -> L0.
+  s = check({1, 2}, 0, false);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("never compacts L0 into L0"), std::string::npos);
 }
 
 TEST(VlsmPutL0LastTest, OnlyLevelsOverTargetMoveAboveL0) {
