@@ -48,6 +48,44 @@ Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options) {
   return Status::OK();
 }
 
+namespace {
+
+const char* CompactionPriName(CompactionPri pri) {
+  switch (pri) {
+    case kByCompensatedSize:
+      return "kByCompensatedSize";
+    case kOldestLargestSeqFirst:
+      return "kOldestLargestSeqFirst";
+    case kOldestSmallestSeqFirst:
+      return "kOldestSmallestSeqFirst";
+    case kMinOverlappingRatio:
+      return "kMinOverlappingRatio";
+    case kRoundRobin:
+      return "kRoundRobin";
+    case kVlsm:
+      return "kVlsm";
+  }
+  return "an unknown compaction_pri";
+}
+
+}  // namespace
+
+Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
+                                    CompactionPri to) {
+  const CompactionPri home = opened == kVlsm ? kMinOverlappingRatio : opened;
+  if (from == to || (from == kVlsm && to == home) ||
+      (from == home && to == kVlsm)) {
+    return Status::OK();
+  }
+  return Status::InvalidArgument(
+      std::string("compaction_pri: a live column family switches only "
+                  "between kVlsm and ") +
+      CompactionPriName(home) +
+      " (the stock priority it opened with), not from " +
+      CompactionPriName(from) + " to " + CompactionPriName(to) +
+      "; reopen it with the priority you want");
+}
+
 VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options) {
   return VsstCutPolicy(
       mutable_cf_options.target_file_size_base,

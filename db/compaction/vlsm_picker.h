@@ -45,6 +45,16 @@ constexpr int kVlsmVsstLevel = 1;
 // other compaction_pri).
 Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options);
 
+// A live switch of compaction_pri (SetOptions on an open column family, made
+// possible by patch 0007): OK when the value stays, or when it moves between
+// kVlsm and the column family's home priority, the stock priority it opened
+// with (kMinOverlappingRatio if it opened with kVlsm). InvalidArgument naming
+// both priorities otherwise: upstream never switched a live column family
+// between its own priorities (compaction_pri was immutable), and only the
+// kVlsm pairs are tested here (kRoundRobin, say, keeps compaction cursors).
+Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
+                                    CompactionPri to);
+
 // The cut rule's parameters from the live options: S_M =
 // target_file_size_base, f = max_bytes_for_level_multiplier.
 VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options);

@@ -588,6 +588,50 @@ TEST(VlsmDbTest, SetOptionsRefusesKvlsmOnADynamicLevelBytesDb) {
   ASSERT_TRUE(DestroyDB(path, stock).ok());
 }
 
+// Live switches go only between kVlsm and the stock priority the column
+// family opened with (kMinOverlappingRatio when it opened with kVlsm); any
+// other is refused, naming both priorities, and the priority stays.
+TEST(VlsmDbTest, SetOptionsSwitchesOnlyBetweenKvlsmAndTheOpenedPriority) {
+  const std::string path = TestDir("switch_pairs");
+  Options round_robin;
+  round_robin.create_if_missing = true;
+  ASSERT_TRUE(ConfigureVlsm(&round_robin, {32 << 10, 8, 32}).ok());
+  round_robin.compaction_pri = kRoundRobin;
+  std::unique_ptr<DB> db = OpenFreshDb(round_robin, path);
+  ASSERT_NE(db, nullptr);
+  auto expect_refused = [&](const char* to, const char* named_home,
+                            CompactionPri stays) {
+    Status s = db->SetOptions({{"compaction_pri", to}});
+    EXPECT_TRUE(s.IsInvalidArgument()) << to << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find(std::string("between kVlsm and ") + named_home),
+              std::string::npos)
+        << s.ToString();
+    EXPECT_NE(s.ToString().find(std::string("to ") + to), std::string::npos)
+        << s.ToString();
+    EXPECT_EQ(db->GetOptions().compaction_pri, stays);
+  };
+  expect_refused("kMinOverlappingRatio", "kRoundRobin", kRoundRobin);
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kVlsm"}}).ok());
+  expect_refused("kMinOverlappingRatio", "kRoundRobin", kVlsm);
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kVlsm"}}).ok());  // no change
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kRoundRobin"}}).ok());
+  EXPECT_EQ(db->GetOptions().compaction_pri, kRoundRobin);
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, round_robin).ok());
+
+  Options vlsm = round_robin;
+  vlsm.compaction_pri = kVlsm;
+  db = OpenFreshDb(vlsm, path);
+  ASSERT_NE(db, nullptr);
+  expect_refused("kRoundRobin", "kMinOverlappingRatio", kVlsm);
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}}).ok());
+  expect_refused("kOldestLargestSeqFirst", "kMinOverlappingRatio",
+                 kMinOverlappingRatio);
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kVlsm"}}).ok());
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, vlsm).ok());
+}
+
 TEST(VlsmDbTest, OptionsStringAndOptionsFileRoundTrip) {
   ColumnFamilyOptions cf;
   ConfigOptions config;
