@@ -1,4 +1,4 @@
-// Hook points in upstream db_bench (patch 0005). db_bench leaves them empty
+// Hook points in upstream db_bench (patch 0006). db_bench leaves them empty
 // and behaves exactly as upstream; db_bench_vlsm sets them before running
 // db_bench_tool() to turn vLSM on and to measure with LsmMetricsCollector.
 #pragma once

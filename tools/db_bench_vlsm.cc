@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "options/compaction_pri_name.h"
 #include "rocksdb/db.h"
 #include "rocksdb/db_bench_tool.h"
 #include "rocksdb/fork_version.h"
@@ -64,24 +65,6 @@ bool IsExplicit(const std::string& flag) {
   GFLAGS_NAMESPACE::CommandLineFlagInfo info;
   return GFLAGS_NAMESPACE::GetCommandLineFlagInfo(flag.c_str(), &info) &&
          !info.is_default;
-}
-
-const char* CompactionPriName(CompactionPri pri) {
-  switch (pri) {
-    case kByCompensatedSize:
-      return "kByCompensatedSize";
-    case kOldestLargestSeqFirst:
-      return "kOldestLargestSeqFirst";
-    case kOldestSmallestSeqFirst:
-      return "kOldestSmallestSeqFirst";
-    case kMinOverlappingRatio:
-      return "kMinOverlappingRatio";
-    case kRoundRobin:
-      return "kRoundRobin";
-    case kVlsm:
-      return "kVlsm";
-  }
-  return "unknown";
 }
 
 std::string ConfigJson(const Options& o) {

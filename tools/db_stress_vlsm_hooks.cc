@@ -3,26 +3,10 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "db/compaction/vlsm_picker.h"
+#include "options/compaction_pri_name.h"
+
 namespace ROCKSDB_NAMESPACE {
-
-namespace {
-
-const char* StockPriorityName(CompactionPri pri) {
-  switch (pri) {
-    case kByCompensatedSize:
-      return "kByCompensatedSize";
-    case kOldestLargestSeqFirst:
-      return "kOldestLargestSeqFirst";
-    case kOldestSmallestSeqFirst:
-      return "kOldestSmallestSeqFirst";
-    case kRoundRobin:
-      return "kRoundRobin";
-    default:  // kMinOverlappingRatio, and kVlsm switches back to it
-      return "kMinOverlappingRatio";
-  }
-}
-
-}  // namespace
 
 void AdaptLiveOptionsForVlsm(
     const Options& options,
@@ -31,8 +15,9 @@ void AdaptLiveOptionsForVlsm(
       options.level_compaction_dynamic_level_bytes) {
     return;
   }
-  (*table)["compaction_pri"] = {"kVlsm",
-                                StockPriorityName(options.compaction_pri)};
+  // The two priorities SetOptions switches between live.
+  (*table)["compaction_pri"] = {
+      "kVlsm", CompactionPriName(LiveSwitchHome(options.compaction_pri))};
   auto multiplier = table->find("max_bytes_for_level_multiplier");
   if (multiplier != table->end()) {
     std::vector<std::string>& values = multiplier->second;

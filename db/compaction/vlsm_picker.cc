@@ -9,6 +9,7 @@
 #include "db/compaction/sorted_run_overlap.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
+#include "options/compaction_pri_name.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -48,31 +49,13 @@ Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options) {
   return Status::OK();
 }
 
-namespace {
-
-const char* CompactionPriName(CompactionPri pri) {
-  switch (pri) {
-    case kByCompensatedSize:
-      return "kByCompensatedSize";
-    case kOldestLargestSeqFirst:
-      return "kOldestLargestSeqFirst";
-    case kOldestSmallestSeqFirst:
-      return "kOldestSmallestSeqFirst";
-    case kMinOverlappingRatio:
-      return "kMinOverlappingRatio";
-    case kRoundRobin:
-      return "kRoundRobin";
-    case kVlsm:
-      return "kVlsm";
-  }
-  return "an unknown compaction_pri";
+CompactionPri LiveSwitchHome(CompactionPri opened) {
+  return opened == kVlsm ? kMinOverlappingRatio : opened;
 }
-
-}  // namespace
 
 Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
                                     CompactionPri to) {
-  const CompactionPri home = opened == kVlsm ? kMinOverlappingRatio : opened;
+  const CompactionPri home = LiveSwitchHome(opened);
   if (from == to || (from == kVlsm && to == home) ||
       (from == home && to == kVlsm)) {
     return Status::OK();

@@ -1,6 +1,6 @@
 // vLSM compaction (compaction_pri = kVlsm): the decisions that differ from
 // stock leveled compaction, each reached from upstream code by one small hook
-// (patches/0003-*). Spec: docs/vlsm.md.
+// (patches/0004-*, 0008-*). Spec: docs/vlsm.md.
 //
 //   L0 -> L1   PickOldestL0File: L0 is a FIFO queue; exactly the oldest L0
 //              file is compacted, with the L1 files it overlaps. Never more
@@ -46,7 +46,7 @@ constexpr int kVlsmVsstLevel = 1;
 Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options);
 
 // A live switch of compaction_pri (SetOptions on an open column family, made
-// possible by patch 0007): OK when the value stays, or when it moves between
+// possible by patch 0003): OK when the value stays, or when it moves between
 // kVlsm and the column family's home priority, the stock priority it opened
 // with (kMinOverlappingRatio if it opened with kVlsm). InvalidArgument naming
 // both priorities otherwise: upstream never switched a live column family
@@ -54,6 +54,10 @@ Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options);
 // kVlsm pairs are tested here (kRoundRobin, say, keeps compaction cursors).
 Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
                                     CompactionPri to);
+
+// The stock priority a column family that opened with `opened` switches to
+// and from kVlsm: `opened` itself, or kMinOverlappingRatio for kVlsm.
+CompactionPri LiveSwitchHome(CompactionPri opened);
 
 // The cut rule's parameters from the live options: S_M =
 // target_file_size_base, f = max_bytes_for_level_multiplier.

@@ -125,7 +125,7 @@ TEST_F(LsmMetricsTest, ByteTotalsAgreeWithRocksDBStatistics) {
   EXPECT_EQ(written, r.compaction_write_bytes);
   EXPECT_GT(r.levels[2].written_bytes, 0u);
   // L1->L2 steps rewrite the L2 files they overlap: bytes read from L2
-  // itself (needs patch 0006: input files carry their level).
+  // itself (needs patch 0007: input files carry their level).
   EXPECT_GT(r.levels[2].read_from_level_bytes, 0u);
   EXPECT_GT(r.levels[2].read_from_upper_bytes, 0u);
   // vLSM: every L0->L1 compaction reads one L0 file, at most S_M of
