@@ -28,9 +28,9 @@ lock=()
 vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3
 echo "== configuring $dir (Debug, ASan + UBSan)"
 "${lock[@]}" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-  -DWITH_ASAN=ON -DWITH_UBSAN=ON -DWITH_JEMALLOC=OFF \
+  -DWITH_ASAN=ON -DWITH_UBSAN=ON -DWITH_JEMALLOC=OFF -DVLSM_TOOLS_JEMALLOC=OFF \
   -DVLSM_BUILD_TESTS=ON -DVLSM_UPSTREAM_TESTS=OFF >/dev/null
-targets=(vsst_cut_policy_test vlsm_picker_test vlsm_db_test
+targets=(vsst_cut_policy_test vlsm_picker_test vlsm_db_test vlsm_l0_order_test vlsm_concurrency_test
          crash_writer disk_full_test io_error_test bad_options_test)
 echo "== building ${targets[*]}"
 "${lock[@]}" cmake --build "$dir" -j "${VLSM_JOBS:-2}" --target "${targets[@]}" | tail -2
