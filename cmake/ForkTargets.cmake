@@ -4,6 +4,12 @@
 # VLSM_FORK_DIR is our source root.
 
 include(${VLSM_FORK_DIR}/cmake/ToolAllocator.cmake)
+# Upstream's db_bench too (defined in this directory), so that comparisons
+# with db_bench_vlsm (scripts/bench/collector_overhead.sh) run on the same
+# allocator.
+if(TARGET db_bench)
+  vlsm_link_jemalloc(db_bench)
+endif()
 
 add_subdirectory(${VLSM_FORK_DIR}/tools ${CMAKE_BINARY_DIR}/tools)
 

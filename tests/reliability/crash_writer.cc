@@ -63,6 +63,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/vlsm.h"
 #include "rocksdb/write_batch.h"
+#include "tests/vlsm/read_order_checker.h"
 
 namespace {
 
@@ -382,6 +383,11 @@ int Verify(const std::string& path, const std::string& log_path) {
   }
   s = db->VerifyChecksum();
   if (!s.ok()) errors.push_back("VerifyChecksum: " + s.ToString());
+  // The recovered tree keeps the read order (tests/vlsm/read_order_checker.h).
+  ROCKSDB_NAMESPACE::ReadOrderChecker read_order;
+  read_order.Check(db.get(), ROCKSDB_NAMESPACE::kDefaultColumnFamilyName);
+  for (const std::string& v : read_order.violations()) errors.push_back("read order: " + v);
+  if (read_order.checks() != 1) errors.push_back("read order: not checked");
   if (db->GetOptions().compaction_pri != ROCKSDB_NAMESPACE::kVlsm) {
     errors.push_back("compaction_pri is no longer kVlsm after reopen");
   }

@@ -27,6 +27,7 @@
 #include "rocksdb/listener.h"
 #include "rocksdb/vlsm.h"
 #include "tests/status_assertions.h"
+#include "tests/vlsm/read_order_checker.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -155,6 +156,8 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
   ASSERT_OK(ConfigureVlsm(&options, {64 << 10, 8, 32}));
   auto observer = std::make_shared<Observer>();
   options.listeners.push_back(observer);
+  auto read_order = std::make_shared<ReadOrderChecker>();  // issue 19
+  options.listeners.push_back(read_order);
   const std::string path = mnt_ + "/db";
   DB* raw = nullptr;
   ASSERT_OK(DB::Open(options, path, &raw));
@@ -280,6 +283,8 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
   EXPECT_EQ(db->GetOptions().compaction_pri, kVlsm);
   ExpectMatchesModel(db.get(), model, "after reopen");
   EXPECT_OK(db->VerifyChecksum());
+  EXPECT_GT(read_order->checks(), 0);
+  EXPECT_EQ(read_order->violations(), std::vector<std::string>{});
 }
 
 }  // namespace

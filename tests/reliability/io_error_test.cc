@@ -34,6 +34,7 @@
 #include "rocksdb/listener.h"
 #include "rocksdb/vlsm.h"
 #include "tests/status_assertions.h"
+#include "tests/vlsm/read_order_checker.h"
 #include "utilities/fault_injection_fs.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -254,6 +255,8 @@ TEST_P(IoErrorTest, ErrorSurfacesNoBadVersionAndDbRecovers) {
   std::unique_ptr<Env> env = NewCompositeEnv(fs);
   auto injector = std::make_shared<ErrorInjector>(fs.get(), c.job, c.type, c.retryable);
   Options options = VlsmOptions(env.get(), injector);
+  auto read_order = std::make_shared<ReadOrderChecker>();  // issue 19
+  options.listeners.push_back(read_order);
   const std::string path = TestDir("jobs");
   ASSERT_OK(DestroyDB(path, options));
   DB* raw = nullptr;
@@ -322,6 +325,8 @@ TEST_P(IoErrorTest, ErrorSurfacesNoBadVersionAndDbRecovers) {
   db.reset(raw);
   ExpectMatchesModel(db.get(), model, what + ", after reopen");
   EXPECT_OK(db->VerifyChecksum());
+  EXPECT_GT(read_order->checks(), 0);
+  EXPECT_EQ(read_order->violations(), std::vector<std::string>{}) << what;
   db.reset();
   ASSERT_OK(DestroyDB(path, options));
 }
