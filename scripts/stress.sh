@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Long stress runs of vLSM mode with upstream's own tools (the short version
 # runs in ctest as vlsm.db_stress):
-#   1. db_stress, vLSM mode, tiny S_M, for VLSM_STRESS_OPS operations per thread;
+#   1. db_stress, vLSM mode, tiny S_M, for VLSM_STRESS_OPS operations per thread,
+#      with 3 compaction threads, marked files and live compaction_pri switches;
 #   2. upstream's crash test driver (tools/db_crashtest.py), blackbox (kills
 #      db_stress at random moments and verifies on reopen) and whitebox (kill
 #      points inside RocksDB, which need the Debug build), each for
-#      VLSM_CRASH_SECONDS, with compaction_pri=5 forced on every run;
+#      VLSM_CRASH_SECONDS, with compaction_pri=5 forced on every run (and the
+#      same concurrency);
 #   3. the fork's reliability tests, long (docs/reliability.md; the short
 #      versions are `ctest -L reliability`): VLSM_CRASH_KILLS SIGKILLs of
 #      tests/reliability/crash_writer in each of sync and nosync mode, and
@@ -55,15 +57,20 @@ mkdir -p "$work"
 if wants db_stress; then
   echo "== 1. db_stress, vLSM, $ops ops per thread"
   bash tests/vlsm/run_db_stress.sh "$work/db_stress" "$stress" "${vlsm_flags[@]}" \
-    --max_key=1000000 --threads=8 --ops_per_thread="$ops" --reopen=20 --clear_column_family_one_in=0
+    --max_key=1000000 --threads=8 --ops_per_thread="$ops" --reopen=20 --clear_column_family_one_in=0 \
+    --max_background_compactions=3 --subcompactions=2 --mark_for_compaction_one_file_in=10 \
+    --set_options_one_in=2000 --compact_files_one_in=5000 --compact_range_one_in=5000
 fi
 
-# Off in the crash tests, each for a reason of its own (docs/reliability.md):
-# db_stress counts a refused SetOptions as a failure and picks
-# max_bytes_for_level_multiplier = 1, which vLSM refuses by design; and its
-# backup-as-read-only-DB check fails with stock compaction_pri=3 as well
-# ("Attempted write to ReadOnlyFileSystem"), an upstream issue.
-crash_flags=(--set_options_one_in=0 --backup_one_in=0)
+# The concurrency of issue 19 in every crash run: 3 compaction threads,
+# subcompactions, files marked for compaction, and live compaction_pri
+# switches (the fork's db_stress hook keeps db_stress to values vLSM
+# accepts). Off: backups, whose backup-as-read-only-DB check fails with stock
+# compaction_pri=3 as well ("Attempted write to ReadOnlyFileSystem"), an
+# upstream issue (docs/reliability.md).
+crash_flags=(--max_background_compactions=3 --subcompactions=2
+             --mark_for_compaction_one_file_in=10 --set_options_one_in=500
+             --backup_one_in=0)
 if wants crashtest; then
   # Whitebox: the crash test's default odds (1 in 888887 kill-point hits)
   # took more than 7 minutes for a first kill in a Debug db_stress here.

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,13 @@ namespace ROCKSDB_NAMESPACE {
 
 class ReadOrderChecker : public EventListener {
  public:
+  // on_violation, if given, is called with each violation as it is found
+  // (a gtest binary passes ADD_FAILURE, so that every test using the
+  // options fails without asserting it itself).
+  explicit ReadOrderChecker(
+      std::function<void(const std::string&)> on_violation = nullptr)
+      : on_violation_(std::move(on_violation)) {}
+
   void OnFlushCompleted(DB* db, const FlushJobInfo& info) override {
     Check(db, info.cf_name);
   }
@@ -63,6 +71,9 @@ class ReadOrderChecker : public EventListener {
     if (!violation.empty()) {
       std::lock_guard<std::mutex> lock(mu_);
       violations_.push_back(violation);
+      if (on_violation_) {
+        on_violation_(violation);
+      }
     }
   }
 
@@ -155,6 +166,7 @@ class ReadOrderChecker : public EventListener {
                          : "");
   }
 
+  const std::function<void(const std::string&)> on_violation_;
   std::atomic<int> checks_{0};
   mutable std::mutex mu_;
   std::vector<std::string> violations_;
