@@ -1,10 +1,14 @@
 #include "tools/db_stress_vlsm_hooks.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 
 #include "db/compaction/vlsm_picker.h"
 #include "options/compaction_pri_name.h"
+#include "tests/vlsm/read_order_checker.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -30,6 +34,24 @@ void AdaptLiveOptionsForVlsm(
       table->erase(multiplier);
     }
   }
+}
+
+void AddVlsmStressListeners(Options* options) {
+  const char* on = std::getenv("VLSM_READ_ORDER_CHECK");
+  if (on == nullptr || std::strcmp(on, "1") != 0) {
+    return;
+  }
+  for (const auto& listener : options->listeners) {
+    if (std::dynamic_pointer_cast<ReadOrderChecker>(listener) != nullptr) {
+      return;  // a reopen: the options still hold it
+    }
+  }
+  options->listeners.push_back(
+      std::make_shared<ReadOrderChecker>([](const std::string& violation) {
+        std::fprintf(stderr, "read order violation: %s\n", violation.c_str());
+        std::abort();
+      }));
+  std::fprintf(stdout, "vLSM fork: read-order checker on\n");
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -1,5 +1,5 @@
-// db_stress's hook (patch 0010): the options db_stress changes on a live DB
-// (--set_options_one_in) under vLSM.
+// db_stress's hooks (patch 0010): the options db_stress changes on a live DB
+// (--set_options_one_in) under vLSM, and the fork's checks as listeners.
 #pragma once
 
 #include <string>
@@ -21,5 +21,13 @@ namespace ROCKSDB_NAMESPACE {
 void AdaptLiveOptionsForVlsm(
     const Options& options,
     std::unordered_map<std::string, std::vector<std::string>>* table);
+
+// Called at every open with db_stress's options. With VLSM_READ_ORDER_CHECK=1
+// in the environment, adds (once) the read-order checker of
+// tests/vlsm/read_order_checker.h, which aborts db_stress on the first
+// violation, naming the key and the files. It scans every live file after
+// every flush and compaction: for short runs on small DBs (ctest's
+// vlsm.db_stress_concurrent), not for the long ones.
+void AddVlsmStressListeners(Options* options);
 
 }  // namespace ROCKSDB_NAMESPACE

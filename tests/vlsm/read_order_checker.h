@@ -19,9 +19,9 @@
 // across levels legitimately when the keys they share differ. Sequence
 // number 0 (zeroed at the bottom level) sorts as oldest, which is right, and
 // is why the check runs at every install, before zeroing can hide a
-// violation. CompactFiles() notifies no listener: a test that calls it calls
-// Check() after it. Limits: point entries only (range tombstones are not
-// read), and it scans every live file, which suits these tests' tiny DBs only.
+// violation. Range tombstones count as versions of every key they cover.
+// CompactFiles() notifies no listener: a test that calls it calls Check()
+// after it. It scans every live file, which suits these tests' tiny DBs only.
 #pragma once
 
 #include <algorithm>
@@ -34,10 +34,15 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "db/range_tombstone_fragmenter.h"
+#include "file/random_access_file_reader.h"
+#include "options/cf_options.h"
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/sst_file_reader.h"
 #include "table/sst_file_writer_collectors.h"
+#include "table/table_builder.h"
+#include "table/table_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -84,12 +89,28 @@ class ReadOrderChecker : public EventListener {
   }
 
  private:
-  struct Version {
-    size_t file;  // index into the files in read order
+  // One file's versions of one key: the newest and oldest sequence number.
+  struct Span {
     SequenceNumber newest;
     SequenceNumber oldest;
+    void Add(SequenceNumber seq) {
+      newest = std::max(newest, seq);
+      oldest = std::min(oldest, seq);
+    }
+  };
+  // user key -> (index of the file in read order -> its versions there)
+  using Versions = std::map<std::string, std::map<size_t, Span>>;
+
+  struct RangeTombstone {
+    std::string start;
+    std::string end;  // exclusive
+    SequenceNumber seq;
   };
 
+
+ public:
+  // The check itself, on the given files of column family cf_name: "" or
+  // the first violation found. (Public for read_order_checker_test.)
   static std::string CheckFiles(const std::string& cf_name,
                                 std::vector<LiveFileMetaData> live) {
     live.erase(std::remove_if(live.begin(), live.end(),
@@ -114,11 +135,13 @@ class ReadOrderChecker : public EventListener {
                 }
                 return a.largest_seqno > b.largest_seqno;
               });
-    std::map<std::string, std::vector<Version>> versions;
+    Versions versions;
+    std::vector<std::vector<RangeTombstone>> tombstones(live.size());
     for (size_t i = 0; i < live.size(); ++i) {
+      const std::string path =
+          live[i].directory + "/" + live[i].relative_filename;
       SstFileReader reader(Options{});
-      if (!reader.Open(live[i].directory + "/" + live[i].relative_filename)
-               .ok()) {
+      if (!reader.Open(path).ok()) {
         return "cannot open " + live[i].relative_filename;
       }
       // An ingested file's keys are written with sequence number 0; the
@@ -127,37 +150,107 @@ class ReadOrderChecker : public EventListener {
       const bool ingested =
           reader.GetTableProperties()->user_collected_properties.count(
               ExternalSstFilePropertyNames::kVersion) > 0;
+      auto effective = [&](SequenceNumber seq) {
+        return ingested && seq == 0 ? live[i].largest_seqno : seq;
+      };
       std::unique_ptr<Iterator> it = reader.NewTableIterator();
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         ParsedInternalKey parsed;
         if (!ParseInternalKey(it->key(), &parsed, false).ok()) {
           return "unparsable key in " + live[i].relative_filename;
         }
-        const SequenceNumber seq =
-            ingested && parsed.sequence == 0 ? live[i].largest_seqno
-                                             : parsed.sequence;
-        std::vector<Version>& v = versions[parsed.user_key.ToString()];
-        if (v.empty() || v.back().file != i) {
-          v.push_back({i, seq, seq});
-        } else {
-          v.back().newest = std::max(v.back().newest, seq);
-          v.back().oldest = std::min(v.back().oldest, seq);
+        const SequenceNumber seq = effective(parsed.sequence);
+        auto [span, fresh] = versions[parsed.user_key.ToString()].emplace(
+            i, Span{seq, seq});
+        if (!fresh) {
+          span->second.Add(seq);
+        }
+      }
+      if (!ReadRangeTombstones(path, &tombstones[i]).ok()) {
+        return "cannot read the range tombstones of " +
+               live[i].relative_filename;
+      }
+      for (RangeTombstone& t : tombstones[i]) {
+        t.seq = effective(t.seq);
+      }
+    }
+    // A range tombstone is a version of every key it covers. Only keys
+    // strictly inside the file's range count: at its boundaries RocksDB
+    // truncates tombstones by internal key, which a user-key check cannot
+    // follow. Keys that only tombstones hold cannot be read stale.
+    for (size_t i = 0; i < live.size(); ++i) {
+      for (const RangeTombstone& t : tombstones[i]) {
+        const std::string& lo = std::max(t.start, live[i].smallestkey);
+        for (auto k = versions.lower_bound(lo); k != versions.end(); ++k) {
+          if (k->first >= t.end || k->first >= live[i].largestkey) {
+            break;
+          }
+          if (k->first == live[i].smallestkey) {
+            continue;
+          }
+          auto [span, fresh] = k->second.emplace(i, Span{t.seq, t.seq});
+          if (!fresh) {
+            span->second.Add(t.seq);
+          }
         }
       }
     }
-    for (const auto& [key, v] : versions) {
-      for (size_t j = 1; j < v.size(); ++j) {
-        const Version& earlier = v[j - 1];
-        const Version& later = v[j];
-        if (earlier.oldest <= later.newest) {
-          return "key " + key + ": " + Describe(live[earlier.file]) + " seq " +
-                 std::to_string(earlier.oldest) + " is read before " +
-                 Describe(live[later.file]) + " seq " +
-                 std::to_string(later.newest);
+    for (const auto& [key, spans] : versions) {
+      const Span* earlier = nullptr;
+      size_t earlier_file = 0;
+      for (const auto& [file, span] : spans) {
+        if (earlier != nullptr && earlier->oldest <= span.newest) {
+          return "key " + key + ": " + Describe(live[earlier_file]) + " seq " +
+                 std::to_string(earlier->oldest) + " is read before " +
+                 Describe(live[file]) + " seq " + std::to_string(span.newest);
         }
+        earlier = &span;
+        earlier_file = file;
       }
     }
     return "";
+  }
+
+ private:
+  // The range tombstones stored in one table file (untruncated, as written),
+  // through RocksDB's table reader: SstFileReader shows point entries only.
+  static Status ReadRangeTombstones(const std::string& path,
+                                    std::vector<RangeTombstone>* out) {
+    const Options options;
+    const ImmutableOptions ioptions(options);
+    const MutableCFOptions moptions(options);
+    const EnvOptions env_options(options);
+    const FileOptions file_options(env_options);
+    const std::shared_ptr<FileSystem>& fs = options.env->GetFileSystem();
+    uint64_t size = 0;
+    std::unique_ptr<FSRandomAccessFile> file;
+    Status s = fs->GetFileSize(path, file_options.io_options, &size, nullptr);
+    if (s.ok()) {
+      s = fs->NewRandomAccessFile(path, file_options, &file, nullptr);
+    }
+    std::unique_ptr<TableReader> table;
+    if (s.ok()) {
+      TableReaderOptions table_options(
+          ioptions, moptions.prefix_extractor, env_options,
+          ioptions.internal_comparator, moptions.block_protection_bytes_per_key);
+      table_options.largest_seqno = kMaxSequenceNumber;  // global seqno files
+      s = options.table_factory->NewTableReader(
+          table_options,
+          std::make_unique<RandomAccessFileReader>(std::move(file), path), size,
+          &table);
+    }
+    if (!s.ok()) {
+      return s;
+    }
+    std::unique_ptr<FragmentedRangeTombstoneIterator> it(
+        table->NewRangeTombstoneIterator(ReadOptions()));
+    if (it != nullptr) {
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        out->push_back({it->start_key().ToString(), it->end_key().ToString(),
+                        it->seq()});
+      }
+    }
+    return Status::OK();
   }
 
   static std::string Describe(const LiveFileMetaData& m) {
