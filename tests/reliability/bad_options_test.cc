@@ -22,16 +22,12 @@
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/vlsm.h"
 #include "tests/status_assertions.h"
+#include "tests/test_dir.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
 
-std::string TestDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string base = tmp && *tmp ? tmp : "/tmp";
-  EXPECT_TRUE(Env::Default()->CreateDirIfMissing(base).ok()) << base;
-  return base + "/bad_options_test_" + name;
-}
+std::string TestDir(const std::string& name) { return TestPath("bad_options_test", name); }
 
 Options VlsmDbOptions() {
   Options o;

@@ -34,18 +34,14 @@
 #include "rocksdb/listener.h"
 #include "rocksdb/vlsm.h"
 #include "tests/status_assertions.h"
+#include "tests/test_dir.h"
 #include "tests/vlsm/read_order_checker.h"
 #include "utilities/fault_injection_fs.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
 
-std::string TestDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string base = tmp && *tmp ? tmp : "/tmp";
-  EXPECT_TRUE(Env::Default()->CreateDirIfMissing(base).ok()) << base;
-  return base + "/io_error_test_" + name;
-}
+std::string TestDir(const std::string& name) { return TestPath("io_error_test", name); }
 
 enum class Job { kFlush, kL0L1, kL1L2 };
 

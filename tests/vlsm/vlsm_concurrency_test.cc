@@ -23,6 +23,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "rocksdb/vlsm.h"
+#include "tests/test_dir.h"
 #include "tests/vlsm/read_order_checker.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -38,12 +39,7 @@ struct Case {
   const char* name;
 };
 
-std::string TestDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string base = tmp && *tmp ? tmp : "/tmp";
-  EXPECT_TRUE(Env::Default()->CreateDirIfMissing(base).ok()) << base;
-  return base + "/vlsm_concurrency_test_" + name;
-}
+std::string TestDir(const std::string& name) { return TestPath("vlsm_concurrency_test", name); }
 
 constexpr uint64_t kKeySpace = 20000;
 

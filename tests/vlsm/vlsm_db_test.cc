@@ -21,6 +21,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/vlsm.h"
+#include "tests/test_dir.h"
 #include "tests/vlsm/read_order_checker.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -35,12 +36,7 @@ constexpr uint64_t kBlockSize = 1024;
 // data (table property data_size) adds the block being built and one entry.
 constexpr uint64_t kDataSlack = kBlockSize + 512;
 
-std::string TestDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string base = tmp && *tmp ? tmp : "/tmp";
-  EXPECT_TRUE(Env::Default()->CreateDirIfMissing(base).ok()) << base;
-  return base + "/vlsm_db_test_" + name;
-}
+std::string TestDir(const std::string& name) { return TestPath("vlsm_db_test", name); }
 
 // Appends with ',' (a test-local merge operator, public API only).
 class AppendOperator : public AssociativeMergeOperator {

@@ -23,17 +23,13 @@
 #include "rocksdb/db.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "rocksdb/vlsm.h"
+#include "tests/test_dir.h"
 #include "tests/vlsm/read_order_checker.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
 
-std::string TestDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string base = tmp && *tmp ? tmp : "/tmp";
-  EXPECT_TRUE(Env::Default()->CreateDirIfMissing(base).ok()) << base;
-  return base + "/vlsm_l0_order_test_" + name;
-}
+std::string TestDir(const std::string& name) { return TestPath("vlsm_l0_order_test", name); }
 
 std::string Key(char letter, int i) {
   char buf[16];
