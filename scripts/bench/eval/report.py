@@ -28,6 +28,7 @@ import sys
 # The machine-record reader is shared with the db_bench summary, one level up.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from machine_record import machine_figures  # noqa: E402
+from results_archive import unpacked  # noqa: E402
 
 BASELINE, OURS = "rocksdb-io", "vlsm"
 MIB = 2 ** 20
@@ -395,6 +396,7 @@ def read_out_dir(out, load, producer):
     tool = os.path.basename(sys.argv[0])
     if not os.path.isdir(out):
         sys.exit(f"{tool}: {out} is not a directory")
+    out = unpacked(out)  # committed experiments keep their raw runs packed
     runs = load(out)
     if not runs:
         sys.exit(f"{tool}: no {producer} reports in {out}")

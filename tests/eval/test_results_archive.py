@@ -1,0 +1,47 @@
+"""docs/results keeps raw runs packed (scripts/bench/eval/results_archive.py):
+packing keeps what readers need in the open, drops the .err progress logs,
+and the report scripts read a packed experiment as they read a fresh one."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EVAL = os.path.join(ROOT, "scripts", "bench", "eval")
+sys.path.insert(0, EVAL)
+from results_archive import ARCHIVE, pack, unpacked  # noqa: E402
+
+
+class ResultsArchiveTest(unittest.TestCase):
+    def test_pack_then_unpacked_round_trip(self):
+        with tempfile.TemporaryDirectory() as d:
+            files = {"config.txt": "run 1", "summary.json": "{}",
+                     "load80-vlsm.json": '{"a": 1}', "load80-vlsm.csv": "t,ops\n1,2\n",
+                     "load80-vlsm.err": "progress", "load80-vlsm.out": "out"}
+            for n, text in files.items():
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(text)
+            self.assertEqual(pack(d), 3)
+            self.assertEqual(sorted(os.listdir(d)), sorted([ARCHIVE, "config.txt", "summary.json"]))
+            u = unpacked(d)
+            self.assertNotEqual(u, d)
+            for n, text in files.items():
+                if n.endswith(".err"):
+                    self.assertFalse(os.path.exists(os.path.join(u, n)))
+                else:
+                    with open(os.path.join(u, n)) as f:
+                        self.assertEqual(f.read(), text, n)
+
+    def test_report_reads_a_committed_packed_experiment(self):
+        out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M-base-198K")
+        self.assertTrue(os.path.exists(os.path.join(out, ARCHIVE)))
+        r = subprocess.run([sys.executable, os.path.join(EVAL, "report.py"), out],
+                           capture_output=True, text=True, check=True)
+        for system in ("rocksdb", "rocksdb-io", "vlsm"):
+            self.assertIn(system, r.stdout)
+        self.assertIn("records=48000000", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
