@@ -1,6 +1,7 @@
 #include "db/compaction/vlsm_picker.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <unordered_set>
 
@@ -8,6 +9,7 @@
 #include "db/compaction/compaction_picker.h"
 #include "db/compaction/sorted_run_overlap.h"
 #include "db/version_set.h"
+#include "logging/logging.h"
 #include "options/cf_options.h"
 #include "options/compaction_pri_name.h"
 
@@ -235,6 +237,17 @@ Status VlsmCheckL0Order(const Compaction& c) {
                           c.output_level(), c.input_vstorage()->LevelFiles(0),
                           !c.is_manual_compaction(),
                           c.immutable_options()->user_comparator);
+}
+
+bool VlsmAdmitCompaction(Compaction* c, Logger* logger) {
+  const Status order = VlsmCheckL0Order(*c);
+  if (order.ok()) {
+    return true;
+  }
+  ROCKS_LOG_ERROR(logger, "Refused compaction: %s", order.ToString().c_str());
+  assert(order.ok());
+  c->MarkFilesBeingCompacted(false);
+  return false;
 }
 
 void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {

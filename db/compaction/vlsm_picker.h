@@ -28,6 +28,7 @@ namespace ROCKSDB_NAMESPACE {
 
 class Comparator;
 class Compaction;
+class Logger;
 class CompactionPicker;
 class InternalKeyComparator;
 class VersionStorageInfo;
@@ -115,6 +116,13 @@ Status VlsmCheckL0Order(CompactionPri pri,
 // checks every compaction that starts (ingestion's placeholder compactions
 // have no real inputs and pass).
 Status VlsmCheckL0Order(const Compaction& c);
+
+// CompactionPicker::RegisterCompaction's admission of c (patch 0008): true if
+// c keeps the L0 order rule (VlsmCheckL0Order). Automatic picks keep it by
+// construction and CompactFiles checks it first, so a refusal is a bug: an
+// assertion in debug builds; in release builds the refusal is logged to
+// `logger`, c's files are released, and false tells the caller to drop c.
+bool VlsmAdmitCompaction(Compaction* c, Logger* logger);
 
 // The order in which L1 -> L2 considers L1 files (indexes into l1_files):
 // good vSSTs (L2 overlap <= f * S_M) by ascending overlap ratio
