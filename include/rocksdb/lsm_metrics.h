@@ -80,6 +80,20 @@ struct LsmSample {
   uint64_t running_compactions = 0;
 };
 
+// The stall figures of LsmMetricsReport, so far, without the rest: for a
+// caller that polls while the DB runs (a status line once a second). The
+// collector keeps them as running totals, so reading them costs the same
+// however long the run, and they need no kept samples (keep_samples=false
+// works).
+struct LsmStallCounters {
+  uint64_t stall_count = 0;  // episodes, including one in progress
+  double stall_total_s = 0;  // including one in progress, up to now
+  double writer_stall_s = 0;  // as LsmMetricsReport::writer_stall_s
+  uint64_t samples = 0;          // sampling periods recorded
+  uint64_t stalled_samples = 0;  // of which LsmSample::stalled would be true
+  bool in_stall = false;         // an episode is in progress now
+};
+
 // L1 files against L2. A vSST is good when the L2 bytes it overlaps are at
 // most overlap_bound (f * S_M: what one L1->L2 step may rewrite).
 struct L1VsstCensus {
@@ -162,7 +176,11 @@ class LsmMetricsCollector : public EventListener {
   void SetOperationCount(uint64_t operations);
 
   // A consistent snapshot; safe to call at any time from any thread.
+  // Copies the whole history and takes the L1 census: for the end of a run.
   LsmMetricsReport Report() const;
+  // The stall figures only, at a cost independent of the run's length
+  // (one DB property read, no history copied); same totals as Report().
+  LsmStallCounters StallCounters() const;
 
   const char* Name() const override { return "LsmMetricsCollector"; }
   void OnCompactionBegin(DB* db, const CompactionJobInfo& ci) override;

@@ -230,6 +230,107 @@ TEST_F(LsmMetricsTest, CountsAForcedStallWithItsDurationAndChain) {
   EXPECT_TRUE(saw_stalled_sample);
 }
 
+// StallCounters is what a status line polls once per interval: it must not
+// depend on the kept history (keep_samples=false here, and Report() then
+// has no samples), must not move while nothing stalls, must show a stall in
+// progress, and must agree with Report()'s totals.
+TEST_F(LsmMetricsTest, StallCountersMoveOnlyWithAStallAndNeedNoHistory) {
+  std::atomic<bool> gate_open{false};
+  GateFilter gate(&gate_open);
+  Options options;
+  options.create_if_missing = true;
+  options.compression = kNoCompression;
+  options.write_buffer_size = 64 << 10;
+  options.level0_file_num_compaction_trigger = 2;
+  options.level0_slowdown_writes_trigger = 3;
+  options.level0_stop_writes_trigger = 4;
+  options.level_compaction_dynamic_level_bytes = false;  // L0 -> L1
+  options.compaction_filter = &gate;
+  config_.sample_period_ms = 50;
+  config_.keep_samples = false;
+  Open(options, "stall_counters");
+  const auto period = std::chrono::milliseconds(50);
+
+  // Nothing stalls: a few writes that fit in the memtable, several periods.
+  WriteRandom(db_.get(), 100, 1000000, 4);
+  std::this_thread::sleep_for(4 * period);
+  const LsmStallCounters quiet = collector_->StallCounters();
+  EXPECT_GE(quiet.samples, 2u);  // the sampler ran...
+  EXPECT_EQ(quiet.stalled_samples, 0u);  // ...and saw nothing
+  EXPECT_EQ(quiet.stall_count, 0u);
+  EXPECT_EQ(quiet.stall_total_s, 0.0);
+  EXPECT_EQ(quiet.writer_stall_s, 0.0);
+  EXPECT_FALSE(quiet.in_stall);
+
+  // The gate holds every compaction, so L0 reaches its triggers, and from
+  // the slowdown trigger on the stall cannot end until the gate opens
+  // (shorter memtable stalls may come and go before).
+  std::thread writer([this] { WriteRandom(db_.get(), 6000, 1000000, 2); });
+  LsmStallCounters during;
+  uint64_t l0_files = 0;
+  for (int i = 0; i < 600 && !(during.in_stall && l0_files >= 3); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::string l0;
+    db_->GetProperty(DB::Properties::kNumFilesAtLevelPrefix + "0", &l0);
+    l0_files = std::strtoull(l0.c_str(), nullptr, 10);
+    during = collector_->StallCounters();
+  }
+  ASSERT_TRUE(during.in_stall && l0_files >= 3)
+      << "the L0 triggers never stalled writes";
+  EXPECT_GE(during.stall_count, 1u);  // the episode in progress counts
+  std::this_thread::sleep_for(6 * period);
+  const LsmStallCounters later = collector_->StallCounters();
+  EXPECT_TRUE(later.in_stall);
+  // The running episode's time grows while it lasts, and the periods
+  // sampled inside it are counted though no sample is kept.
+  EXPECT_GE(later.stall_total_s, during.stall_total_s + 0.25);
+  EXPECT_GE(later.stalled_samples, during.stalled_samples + 4);
+  EXPECT_EQ(later.stall_count, during.stall_count);
+
+  gate_open = true;
+  writer.join();
+  ASSERT_OK(db_->WaitForCompact(WaitForCompactOptions()));
+  LsmStallCounters after = collector_->StallCounters();
+  // The last notification may still be on its way, or may have arrived
+  // before an older one (RocksDB delivers them from several threads): then
+  // the next sample finds the DB no longer stalled and ends the episode.
+  for (int i = 0; i < 100 && after.in_stall; ++i) {
+    std::this_thread::sleep_for(period);
+    after = collector_->StallCounters();
+  }
+  ASSERT_FALSE(after.in_stall);
+  EXPECT_GE(after.stall_count, 1u);
+  EXPECT_GT(after.writer_stall_s, 0.0);
+  // Two periods for the one in which the stall ended to be sampled; then
+  // nothing happens and nothing but the period count may move.
+  std::this_thread::sleep_for(2 * period);
+  const LsmStallCounters settled = collector_->StallCounters();
+  std::this_thread::sleep_for(4 * period);
+  const LsmStallCounters idle = collector_->StallCounters();
+  EXPECT_GT(idle.samples, settled.samples);
+  EXPECT_EQ(idle.stalled_samples, settled.stalled_samples);
+  EXPECT_EQ(idle.stall_count, settled.stall_count);
+  EXPECT_EQ(idle.stall_total_s, settled.stall_total_s);
+  EXPECT_EQ(idle.writer_stall_s, settled.writer_stall_s);
+  EXPECT_FALSE(idle.in_stall);
+
+  // The same totals as the full report, attached (no stall running, no
+  // writes in between) and after Detach; the report kept no samples.
+  LsmMetricsReport r = collector_->Report();
+  EXPECT_EQ(idle.stall_count, r.stall_count);
+  EXPECT_DOUBLE_EQ(idle.stall_total_s, r.stall_total_s);
+  EXPECT_DOUBLE_EQ(idle.writer_stall_s, r.writer_stall_s);
+  EXPECT_TRUE(r.samples.empty());
+  collector_->Detach();
+  r = collector_->Report();
+  const LsmStallCounters detached = collector_->StallCounters();
+  EXPECT_EQ(detached.stall_count, r.stall_count);
+  EXPECT_DOUBLE_EQ(detached.stall_total_s, r.stall_total_s);
+  EXPECT_DOUBLE_EQ(detached.writer_stall_s, r.writer_stall_s);
+  EXPECT_GE(detached.stalled_samples, idle.stalled_samples);
+  EXPECT_FALSE(detached.in_stall);
+}
+
 TEST_F(LsmMetricsTest, JsonReportHoldsEveryField) {
   Open(SmallVlsmOptions(), "json");
   WriteRandom(db_.get(), 5000, 5000, 3);

@@ -75,6 +75,8 @@ struct DbCounters {
   uint64_t writer_stall_micros = 0;
   uint64_t l0_files = 0;
   uint64_t pending_compaction_bytes = 0;
+  // The write controller stops or delays writes right now.
+  bool writes_stalled = false;
 };
 
 uint64_t MapValue(const std::map<std::string, std::string>& m,
@@ -83,20 +85,29 @@ uint64_t MapValue(const std::map<std::string, std::string>& m,
   return it == m.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
 }
 
-DbCounters ReadDbCounters(DB* db) {
-  DbCounters c;
+// The DB-wide counters only: a fixed handful of values (constant cost).
+void ReadDbStats(DB* db, DbCounters* c) {
   std::map<std::string, std::string> stats;
   if (db->GetMapProperty(DB::Properties::kDBStats, &stats)) {
-    c.user_bytes = MapValue(stats, "db.user_bytes_written");
-    c.user_keys = MapValue(stats, "db.user_keys_written");
-    c.writer_stall_micros = MapValue(stats, "db.user_write_stall_micros");
+    c->user_bytes = MapValue(stats, "db.user_bytes_written");
+    c->user_keys = MapValue(stats, "db.user_keys_written");
+    c->writer_stall_micros = MapValue(stats, "db.user_write_stall_micros");
   }
+}
+
+DbCounters ReadDbCounters(DB* db) {
+  DbCounters c;
+  ReadDbStats(db, &c);
   std::string l0;
   if (db->GetProperty(DB::Properties::kNumFilesAtLevelPrefix + "0", &l0)) {
     c.l0_files = std::strtoull(l0.c_str(), nullptr, 10);
   }
   db->GetIntProperty(DB::Properties::kEstimatePendingCompactionBytes,
                      &c.pending_compaction_bytes);
+  uint64_t stopped = 0, delayed_rate = 0;
+  db->GetIntProperty(DB::Properties::kIsWriteStopped, &stopped);
+  db->GetIntProperty(DB::Properties::kActualDelayedWriteRate, &delayed_rate);
+  c.writes_stalled = stopped != 0 || delayed_rate != 0;
   return c;
 }
 
@@ -173,11 +184,18 @@ class LsmMetricsCollector::Impl {
       return;
     }
     StopSampler();
+    uint64_t events_before;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      events_before = stall_events_;
+    }
+    const auto read_time = SteadyClock::now();
     const DbCounters counters = ReadDbCounters(db);
     ColumnFamilyMetaData meta;
     db->GetColumnFamilyMetaData(&meta);
     std::lock_guard<std::mutex> lock(mu_);
     const auto now = SteadyClock::now();
+    ReconcileStallLocked(counters, events_before, read_time);
     RecordSampleLocked(counters, now);
     if (in_episode_) {
       EndEpisodeLocked(now);
@@ -272,6 +290,39 @@ class LsmMetricsCollector::Impl {
       r.cpu_us_per_op = r.cpu_s * 1e6 / static_cast<double>(r.operations);
     }
     return r;
+  }
+
+  LsmStallCounters StallCounters() const {
+    // As Report: attach_mu_ keeps the DB open while it is read outside mu_.
+    std::lock_guard<std::mutex> attach_lock(attach_mu_);
+    DB* db;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      db = db_;
+    }
+    DbCounters live;
+    if (db != nullptr) {
+      ReadDbStats(db, &live);
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    const bool attached = db_ != nullptr && db_ == db;
+    LsmStallCounters c;
+    // Same arithmetic as Report, so that the two agree exactly.
+    const uint64_t writer_stall_micros =
+        retired_.writer_stall_micros +
+        (attached ? live.writer_stall_micros -
+                        attach_counters_.writer_stall_micros
+                  : 0);
+    c.writer_stall_s = writer_stall_micros / 1e6;
+    c.stall_count = episodes_.size() + (in_episode_ ? 1 : 0);
+    c.stall_total_s = ended_stall_total_s_;
+    if (in_episode_) {
+      c.stall_total_s += SecondsBetween(episode_start_, SteadyClock::now());
+    }
+    c.samples = sample_count_;
+    c.stalled_samples = stalled_sample_count_;
+    c.in_stall = in_episode_;
+    return c;
   }
 
   void OnCompactionBegin(const CompactionJobInfo& ci) {
@@ -371,6 +422,7 @@ class LsmMetricsCollector::Impl {
     if (db_ == nullptr) {
       return;
     }
+    ++stall_events_;
     condition_by_cf_[info.cf_name] = info.condition.cur;
     bool stalled = false;
     bool stopped = false;
@@ -427,7 +479,30 @@ class LsmMetricsCollector::Impl {
     period_stalled_s_ +=
         SecondsBetween(std::max(episode_start_, period_start_), now);
     episodes_.push_back(current_);
+    // Summed in episode order, as Report sums them.
+    ended_stall_total_s_ += current_.duration_s;
     in_episode_ = false;
+  }
+
+  // RocksDB queues stall notifications under the DB mutex but delivers them
+  // later from whichever thread queued them (a flush, a compaction, a
+  // writer switching memtables), so two can arrive in the opposite order
+  // to the changes: "stalled" last while the DB is back to normal. Left
+  // alone, that episode would run until Detach. Hence, once per sample:
+  // when the write controller said "not stalled" (read at `read_time`)
+  // and no notification arrived since before that read, the episode is
+  // over. A later notification of an older change can only open a new
+  // episode, which the next sample closes the same way.
+  void ReconcileStallLocked(const DbCounters& counters, uint64_t events_before,
+                            SteadyClock::time_point read_time) {
+    if (!in_episode_ || counters.writes_stalled ||
+        stall_events_ != events_before) {
+      return;
+    }
+    for (auto& entry : condition_by_cf_) {
+      entry.second = WriteStallCondition::kNormal;
+    }
+    EndEpisodeLocked(std::max(read_time, episode_start_));
   }
 
   void RecordSampleLocked(const DbCounters& counters,
@@ -437,10 +512,14 @@ class LsmMetricsCollector::Impl {
     if (in_episode_) {
       stalled_s += SecondsBetween(std::max(episode_start_, period_start_), now);
     }
+    const bool stalled = period_saw_stall_ || in_episode_;
+    // Counted whether or not samples are kept, for StallCounters.
+    ++sample_count_;
+    stalled_sample_count_ += stalled ? 1 : 0;
     if (config_.keep_samples) {
       LsmSample s;
       s.time_s = SecondsBetween(first_attach_, now);
-      s.stalled = period_saw_stall_ || in_episode_;
+      s.stalled = stalled;
       s.stalled_fraction =
           period_s > 0 ? std::min(1.0, stalled_s / period_s) : 0;
       s.l0_files = counters.l0_files;
@@ -477,6 +556,7 @@ class LsmMetricsCollector::Impl {
     auto next = SteadyClock::now() + period;
     for (;;) {
       DB* db;
+      uint64_t events_before;
       {
         std::unique_lock<std::mutex> lock(mu_);
         if (sampler_cv_.wait_until(lock, next,
@@ -484,9 +564,12 @@ class LsmMetricsCollector::Impl {
           return;
         }
         db = db_;
+        events_before = stall_events_;
       }
+      const auto read_time = SteadyClock::now();
       const DbCounters counters = ReadDbCounters(db);
       std::lock_guard<std::mutex> lock(mu_);
+      ReconcileStallLocked(counters, events_before, read_time);
       RecordSampleLocked(counters, SteadyClock::now());
       next += period;
     }
@@ -532,15 +615,19 @@ class LsmMetricsCollector::Impl {
   std::unordered_map<int, RunningCompaction> running_;  // by job id
 
   std::map<std::string, WriteStallCondition> condition_by_cf_;
+  uint64_t stall_events_ = 0;  // notifications received, to detect new ones
   bool in_episode_ = false;
   SteadyClock::time_point episode_start_;
   StallEpisode current_;
   std::vector<StallEpisode> episodes_;
+  double ended_stall_total_s_ = 0;  // sum of episodes_' durations
 
   SteadyClock::time_point period_start_;
   double period_stalled_s_ = 0;
   bool period_saw_stall_ = false;
   std::vector<LsmSample> samples_;
+  uint64_t sample_count_ = 0;  // recorded periods, kept or not
+  uint64_t stalled_sample_count_ = 0;
 
   L1VsstCensus census_;
   std::vector<uint64_t> level_bytes_;
@@ -563,6 +650,9 @@ void LsmMetricsCollector::SetOperationCount(uint64_t operations) {
   impl_->SetOperationCount(operations);
 }
 LsmMetricsReport LsmMetricsCollector::Report() const { return impl_->Report(); }
+LsmStallCounters LsmMetricsCollector::StallCounters() const {
+  return impl_->StallCounters();
+}
 
 void LsmMetricsCollector::OnCompactionBegin(DB* /*db*/,
                                             const CompactionJobInfo& ci) {
