@@ -23,8 +23,19 @@ class DbBinding {
                                    const std::string& value) = 0;
 
   // Were writes delayed or stopped by the store at any time since the
-  // previous call? Called once a second by the reporter.
+  // previous call? Called once per status interval by the reporter; its
+  // cost must not grow with the run's length.
   virtual bool WritesStalledSinceLastCall() { return false; }
+  // Gauges read by the driver once per status interval; both must cost the
+  // same whatever the run's length (no history is walked). 0 when the store
+  // has no such notion.
+  // Bytes the store's data files occupy on disk right now (RocksDB: every
+  // SST of every version still referenced, summed over instances).
+  virtual uint64_t DiskBytes() { return 0; }
+  // Compaction work the store owes (RocksDB's estimate of pending
+  // compaction bytes, summed over instances): find-sustainable refuses a
+  // rate at which it keeps growing.
+  virtual uint64_t CompactionDebtBytes() { return 0; }
   // Number of operations executed, for per-operation CPU figures.
   virtual void SetOperationCount(uint64_t /*ops*/) {}
   // The store's own end-of-run figures as a JSON array (one element per

@@ -28,6 +28,16 @@ namespace ycsb {
 
 enum class Phase { kLoad, kRun };
 
+// One interval's per-operation histograms (kOpTypes each, indexed by
+// OpType), for interval logs such as HdrHistogram's. Valid during the call.
+struct IntervalHistograms {
+  double start_s = 0;   // since the run started
+  double length_s = 0;
+  double run_start_epoch_s = 0;  // wall clock at the run's start
+  const LatencyHistogram* intended = nullptr;  // from the intended start
+  const LatencyHistogram* service = nullptr;   // from the actual start
+};
+
 struct DriverConfig {
   Phase phase = Phase::kRun;
   uint64_t operation_count = 1000;
@@ -36,7 +46,6 @@ struct DriverConfig {
   bool poisson = false;
   int threads = 1;
   uint64_t wake_us = 100;       // generator sleep between rounds
-  size_t worker_batch = 16;     // most requests one worker takes at once
   double status_interval_s = 1.0;
   bool progress = true;         // a line on stderr per interval
   uint64_t seed = 1;            // Poisson arrivals
@@ -46,6 +55,10 @@ struct DriverConfig {
   // When set and true, stop generating (as at maxexecutiontime): the
   // requests already issued complete and the run reports normally.
   const std::atomic<bool>* stop = nullptr;
+  // Called from the reporting thread after every status interval and once
+  // more for the last, partial one, so that the intervals add up to the
+  // whole run.
+  std::function<void(const IntervalHistograms&)> on_interval_histograms;
 };
 
 // One reporting interval.
@@ -60,6 +73,8 @@ struct IntervalStats {
   double p99_us[kOpTypes] = {0, 0, 0, 0, 0};  // 0 when no such op
   double p99_all_us = 0;
   bool write_stalled = false;
+  uint64_t disk_bytes = 0;             // DbBinding::DiskBytes at the end
+  uint64_t compaction_debt_bytes = 0;  // DbBinding::CompactionDebtBytes
 };
 
 struct DriverResult {
@@ -80,6 +95,16 @@ struct DriverResult {
   // Outstanding requests' growth (requests/s, least squares over the
   // intervals of the second half of the generation window).
   double backlog_growth_per_s = 0;
+  uint64_t backlog_at_generation_end = 0;  // generated - completed then
+  // Compaction debt's growth (bytes/s, fitted the same way) and its last
+  // reading: a store that keeps up with requests only by deferring
+  // compaction is not sustaining the rate.
+  double compaction_debt_growth_per_s = 0;
+  uint64_t compaction_debt_bytes_end = 0;
+  // The store's disk space: the largest interval reading and the reading
+  // after the last request completed.
+  uint64_t disk_bytes_peak = 0;
+  uint64_t disk_bytes_end = 0;
   uint64_t max_queue_depth = 0;
   // Schedule check: intended times of the first and last request, and the
   // most a request was handed to the queue after its intended time.
@@ -90,19 +115,26 @@ struct DriverResult {
   // first request (how late the generator woke). The latency floor.
   LatencyHistogram generator_lag;
   bool generator_priority_raised = false;  // nice -10 granted
-  LatencyHistogram per_op[kOpTypes];
+  double generator_cpu_s = 0;  // the generator thread's own CPU time
+  LatencyHistogram per_op[kOpTypes];  // from the intended start
   LatencyHistogram all;
+  LatencyHistogram service_per_op[kOpTypes];  // from the actual start
+  LatencyHistogram service_all;
   std::vector<IntervalStats> intervals;
 };
 
 int64_t SteadyNowNs();
 
+// Runs to completion (all generated requests executed). The parts, in
+// open_loop_driver.cc: RequestExecutor (one request, recorded),
+// OpenLoopGenerator (the schedule, into the queue), the worker pool,
+// IntervalReporter (the per-interval series) and FinishResult (the
+// end-of-run figures).
 class OpenLoopDriver {
  public:
   OpenLoopDriver(const DriverConfig& config, CoreWorkload* workload,
                  DbBinding* db);
-  // Runs to completion (all generated requests executed). on_interval is
-  // called from the calling thread once per status interval.
+  // on_interval is called from the calling thread once per status interval.
   DriverResult Run(
       const std::function<void(const IntervalStats&)>& on_interval = {});
 

@@ -37,6 +37,37 @@ void LatencyObject(JsonWriter* j, const char* key, const LatencyHistogram& h,
   j->EndObject();
 }
 
+// The harness's own figures at this rate and threads, beside the store's:
+// how late the generator handed requests over (every run), its CPU time,
+// and the null store's latency if a floor run was taken.
+void FloorObject(JsonWriter* j, const RunReport& r) {
+  const DriverResult& d = *r.result;
+  j->BeginObject("harness_floor");
+  if (d.generator_lag.Count()) LatencyObject(j, "generator_lag_us", d.generator_lag);
+  if (!d.closed_loop) j->Field("generator_cpu_s", d.generator_cpu_s);
+  if (r.floor) {
+    j->Field("null_store_seconds", r.floor_s)
+        .Field("null_store_achieved_ops_per_s", r.floor->achieved_ops_per_s);
+    LatencyObject(j, "null_store_latency_us", r.floor->all);
+  }
+  j->EndObject();
+}
+
+double Ratio(uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0; }
+
+// Disk space at the end and at its peak, against the logical data.
+void SpaceObject(JsonWriter* j, const RunReport& r) {
+  const DriverResult& d = *r.result;
+  j->BeginObject("space")
+      .Field("disk_bytes_end", d.disk_bytes_end)
+      .Field("disk_bytes_peak", d.disk_bytes_peak)
+      .Field("logical_bytes", r.logical_bytes)
+      .Field("space_amp_end", Ratio(d.disk_bytes_end, r.logical_bytes))
+      .Field("space_amp_peak", Ratio(d.disk_bytes_peak, r.logical_bytes))
+      .Field("peak_rss_bytes", r.peak_rss_bytes)
+      .EndObject();
+}
+
 std::string CsvPathFor(const std::string& report_path) {
   std::string base = report_path;
   const std::string ext = ".json";
@@ -78,6 +109,11 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
       .Field("generator_max_lag_us", d.generator_max_lag_us);
   if (!d.closed_loop) j.Field("generator_priority_raised", d.generator_priority_raised);
   if (d.generator_lag.Count()) LatencyObject(&j, "generator_lag_us", d.generator_lag);
+  FloorObject(&j, r);
+  SpaceObject(&j, r);
+  j.Field("backlog_at_generation_end", d.backlog_at_generation_end)
+      .Field("compaction_debt_growth_bytes_per_s", d.compaction_debt_growth_per_s)
+      .Field("compaction_debt_bytes_end", d.compaction_debt_bytes_end);
   uint64_t stalled_seconds = 0;
   for (const auto& s : d.intervals) stalled_seconds += s.write_stalled;
   j.Field("stalled_intervals", stalled_seconds);
@@ -88,6 +124,16 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
     }
   }
   LatencyObject(&j, "all", d.all, true);
+  j.EndObject();
+  // Service time: from the moment a worker started the request (what a
+  // closed-loop client would report; the gap to latency_us is queueing).
+  j.BeginObject("service_us");
+  for (int t = 0; t < kOpTypes; t++) {
+    if (d.service_per_op[t].Count()) {
+      LatencyObject(&j, OpName(static_cast<OpType>(t)), d.service_per_op[t]);
+    }
+  }
+  LatencyObject(&j, "all", d.service_all);
   j.EndObject();
   if (!csv_path.empty()) j.Field("intervals_csv", csv_path);
   if (!r.sustainable_json.empty()) j.Raw("sustainable", r.sustainable_json);
@@ -105,15 +151,19 @@ void WriteIntervalsCsv(FILE* f, const std::vector<IntervalStats>& intervals) {
   fprintf(f,
           "time_s,completed,achieved_ops_per_s,offered_ops_per_s,"
           "queue_depth,outstanding,read_p99_us,update_p99_us,insert_p99_us,"
-          "scan_p99_us,read_modify_write_p99_us,all_p99_us,write_stalled\n");
+          "scan_p99_us,read_modify_write_p99_us,all_p99_us,write_stalled,"
+          "disk_bytes,compaction_debt_bytes\n");
   for (const auto& s : intervals) {
-    fprintf(f, "%.3f,%llu,%.1f,%.1f,%llu,%llu,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n",
+    fprintf(f, "%.3f,%llu,%.1f,%.1f,%llu,%llu,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d,"
+            "%llu,%llu\n",
             s.time_s, static_cast<unsigned long long>(s.completed),
             s.achieved_ops_per_s, s.offered_ops_per_s,
             static_cast<unsigned long long>(s.queue_depth),
             static_cast<unsigned long long>(s.outstanding), s.p99_us[0],
             s.p99_us[1], s.p99_us[2], s.p99_us[3], s.p99_us[4], s.p99_all_us,
-            s.write_stalled ? 1 : 0);
+            s.write_stalled ? 1 : 0,
+            static_cast<unsigned long long>(s.disk_bytes),
+            static_cast<unsigned long long>(s.compaction_debt_bytes));
   }
 }
 
@@ -156,6 +206,14 @@ void PrintSummary(FILE* f, const RunReport& r) {
     fprintf(f, "[%s] peak RSS %.1f MiB\n", r.phase.c_str(),
             r.peak_rss_bytes / 1048576.0);
   }
+  if (d.disk_bytes_peak > 0) {
+    fprintf(f, "[%s] disk %.1f MiB at the end, %.1f MiB at peak; logical "
+            "data %.1f MiB: space amplification %.2f (peak %.2f)\n",
+            r.phase.c_str(), d.disk_bytes_end / 1048576.0,
+            d.disk_bytes_peak / 1048576.0, r.logical_bytes / 1048576.0,
+            Ratio(d.disk_bytes_end, r.logical_bytes),
+            Ratio(d.disk_bytes_peak, r.logical_bytes));
+  }
   fprintf(f, "[%s] %-18s %10s %10s %10s %10s %10s %10s %10s %10s  (us)\n",
           r.phase.c_str(), "op", "count", "mean", "p50", "p90", "p99", "p99.9",
           "p99.99", "max");
@@ -168,6 +226,20 @@ void PrintSummary(FILE* f, const RunReport& r) {
             t < kOpTypes ? OpName(static_cast<OpType>(t)) : "all",
             static_cast<unsigned long long>(s.count), s.mean_us, s.p50_us,
             s.p90_us, s.p99_us, s.p999_us, s.p9999_us, s.max_us);
+  }
+  // The harness's share of those figures, in the same columns.
+  auto floor_row = [&](const char* what, const LatencyHistogram& h) {
+    LatencySummary s = Summarize(h);
+    fprintf(f, "[%s] %-18s %10llu %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f\n",
+            r.phase.c_str(), what, static_cast<unsigned long long>(s.count),
+            s.mean_us, s.p50_us, s.p90_us, s.p99_us, s.p999_us, s.p9999_us,
+            s.max_us);
+  };
+  if (d.generator_lag.Count()) floor_row("floor:gen-lag", d.generator_lag);
+  if (r.floor) floor_row("floor:null-store", r.floor->all);
+  if (!d.closed_loop) {
+    fprintf(f, "[%s] generator CPU %.2f s over %.1f s\n", r.phase.c_str(),
+            d.generator_cpu_s, d.generation_s);
   }
 }
 

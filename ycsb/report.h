@@ -31,6 +31,13 @@ struct RunReport {
   std::string metrics_json;     // binding's array, may be ""
   std::string sustainable_json; // find-sustainable's object, may be ""
   uint64_t peak_rss_bytes = 0;  // the process's maximum resident set
+  // The harness's floor: a null-store run at the same rate and threads
+  // (floor.seconds), or nullptr if none was taken.
+  const DriverResult* floor = nullptr;
+  double floor_s = 0;
+  // Live records x (key + record bytes) at the end: what disk space is
+  // divided by.
+  uint64_t logical_bytes = 0;
 };
 
 // Writes PATH.json and PATH.csv (PATH is report minus a ".json" suffix).

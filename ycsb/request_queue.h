@@ -1,8 +1,12 @@
-// The unbounded queue between the generator and the workers. Hand-off is
-// batched both ways (one lock per generator wake-up, one per worker
-// take), so its cost per request is a copy, not a lock. Wake-ups chain:
-// the generator wakes one idle worker, and a worker that leaves requests
-// behind wakes the next, so only as many workers wake as there is work for.
+// The unbounded queue between the generator and the workers. The generator
+// hands over a whole round of requests under one lock; a worker takes ONE
+// request at a time, so a slow request delays only itself: the requests
+// behind it in time go to whichever worker is free next, as they would for
+// a client with independent connections. (Taking several per lock would
+// make the ones taken together wait behind the slow one: head-of-line
+// blocking the store is not guilty of.) Wake-ups chain: the generator
+// wakes one idle worker, and a worker that leaves requests behind wakes
+// the next, so only as many workers wake as there is work for.
 #pragma once
 
 #include <algorithm>
@@ -19,8 +23,6 @@ namespace ycsb {
 
 class RequestQueue {
  public:
-  explicit RequestQueue(int consumers) : consumers_(std::max(consumers, 1)) {}
-
   void PushBatch(const std::vector<Request>& batch) {
     if (batch.empty()) return;
     bool wake;
@@ -31,13 +33,12 @@ class RequestQueue {
       max_depth_ = std::max<uint64_t>(max_depth_, queue_.size());
       wake = waiting_ > 0;
     }
-    // One worker; it wakes the next if it leaves work behind (PopBatch), so
-    // a small batch costs one wake-up, not one per idle worker.
+    // One worker; it wakes the next if it leaves work behind (Pop), so a
+    // small batch costs one wake-up, not one per idle worker.
     if (wake) cv_.notify_one();
   }
 
-  // Producer is done: consumers drain what is left, then PopBatch returns
-  // false.
+  // Producer is done: consumers drain what is left, then Pop returns false.
   void Close() {
     {
       std::lock_guard<std::mutex> l(mu_);
@@ -46,11 +47,9 @@ class RequestQueue {
     cv_.notify_all();
   }
 
-  // Blocks until there is work; takes a fair share (queue / consumers,
-  // at most max_take) so that one worker does not hold requests another
-  // idle worker could run. False when closed and empty.
-  bool PopBatch(std::vector<Request>* out, size_t max_take) {
-    out->clear();
+  // Blocks until there is work and takes the oldest request. False when
+  // closed and empty.
+  bool Pop(Request* out) {
     std::unique_lock<std::mutex> l(mu_);
     while (queue_.empty() && !closed_) {
       waiting_++;
@@ -58,10 +57,8 @@ class RequestQueue {
       waiting_--;
     }
     if (queue_.empty()) return false;
-    size_t share = (queue_.size() + consumers_ - 1) / consumers_;
-    size_t n = std::min(std::max<size_t>(share, 1), max_take);
-    out->assign(queue_.begin(), queue_.begin() + n);
-    queue_.erase(queue_.begin(), queue_.begin() + n);
+    *out = queue_.front();
+    queue_.pop_front();
     depth_.store(queue_.size(), std::memory_order_relaxed);
     bool pass_on = !queue_.empty() && waiting_ > 0;
     l.unlock();
@@ -85,7 +82,6 @@ class RequestQueue {
   }
 
  private:
-  const size_t consumers_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Request> queue_;

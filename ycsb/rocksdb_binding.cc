@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <stdexcept>
 #include <system_error>
 
 #include "rocksdb/cache.h"
@@ -13,6 +16,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/lsm_metrics.h"
 #include "rocksdb/options.h"
+#include "rocksdb/rate_limiter.h"
 #include "rocksdb/table.h"
 #include "rocksdb/vlsm.h"
 
@@ -22,7 +26,7 @@ struct RocksDbBinding::Region {
   rocksdb::DB* db = nullptr;
   std::shared_ptr<rocksdb::LsmMetricsCollector> collector;
   // Stall bookkeeping between two WritesStalledSinceLastCall calls.
-  double last_sample_time_s = -1;
+  uint64_t last_stalled_samples = 0;
   double last_writer_stall_s = 0;
   double last_stall_total_s = 0;
   uint64_t last_stall_count = 0;
@@ -76,6 +80,23 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   c.wait_for_compaction = p.GetBool("rocksdb.wait_for_compaction", false);
   c.lsm_metrics = p.GetBool("lsm_metrics", true);
   c.extra_options = p.GetString("rocksdb.options", "");
+  if (p.Has("rocksdb.rate_limit")) {
+    const std::string text = p.GetString("rocksdb.rate_limit", "");
+    try {
+      c.rate_limit = ParseByteSize("rocksdb.rate_limit", text);
+    } catch (const std::out_of_range&) {  // more digits than 64 bits hold
+      c.rate_limit = std::numeric_limits<uint64_t>::max();
+    }
+    // The limiter refills rate/10 bytes every 100 ms: below 10 B/s that is
+    // nothing and a flush would never finish; 1K keeps clear of it. It
+    // takes an int64_t.
+    if (c.rate_limit != 0 &&
+        (c.rate_limit < 1024 ||
+         c.rate_limit > uint64_t{std::numeric_limits<int64_t>::max()})) {
+      throw PropertyError("rocksdb.rate_limit must be 0 (no limit) or bytes "
+                          "per second from 1K up, got '" + text + "'");
+    }
+  }
   if (c.growth < 2 || c.num_levels < 2 || c.max_background_jobs < 1 ||
       c.sst_size == 0 || c.l1_size == 0) {
     throw PropertyError("rocksdb.growth must be >= 2, rocksdb.num_levels >= 2, "
@@ -120,6 +141,14 @@ rocksdb::Options RocksDbConfig::MakeOptions() const {
     rocksdb::Status s = rocksdb::ConfigureVlsm(&o, v);
     if (!s.ok()) throw PropertyError("vlsm options: " + s.ToString());
   }
+  if (rate_limit > 0) {
+    // With a limiter RocksDB would derive the slowed-down write rate from
+    // it (db_impl_open.cc: delayed_write_rate = the limit) instead of its
+    // 16 MiB/s default: pin the default, so the device-bound regime
+    // changes the device's pace and nothing in the write controller.
+    // rocksdb.options below can still set it.
+    o.delayed_write_rate = 16 << 20;
+  }
   if (!extra_options.empty()) {
     rocksdb::ConfigOptions strict;  // an unknown or misspelt option is an error
     strict.ignore_unknown_options = false;
@@ -138,6 +167,14 @@ RocksDbBinding::RocksDbBinding(const RocksDbConfig& config) : config_(config) {}
 std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config,
                                                      std::string* error) {
   std::unique_ptr<RocksDbBinding> b(new RocksDbBinding(config));
+  if (config.rate_limit > 0) {
+    // One limiter for every region: they model one device, so their flushes
+    // and compactions share its bandwidth instead of getting it each.
+    // kAllIo: compaction input reads are charged too, not only writes.
+    b->rate_limiter_.reset(rocksdb::NewGenericRateLimiter(
+        static_cast<int64_t>(config.rate_limit), 100000 /* refill us */,
+        10 /* fairness */, rocksdb::RateLimiter::Mode::kAllIo));
+  }
   rocksdb::Env* env = rocksdb::Env::Default();
   if (config.lower_cpu_priority) {
     // Compactions (the LOW pool) yield the CPU to the foreground; flushes
@@ -165,6 +202,7 @@ std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config
   for (int i = 0; i < config.regions; i++) {
     std::string path = config.dir + "/region-" + std::to_string(i);
     rocksdb::Options o = config.MakeOptions();
+    if (b->rate_limiter_) o.rate_limiter = b->rate_limiter_;
     if (config.destroy) rocksdb::DestroyDB(path, o);
     std::unique_ptr<Region> r(new Region);
     if (config.lsm_metrics) {
@@ -200,6 +238,8 @@ RocksDbBinding::~RocksDbBinding() {
     }
   }
 }
+
+rocksdb::DB* RocksDbBinding::RegionDb(int i) const { return regions_.at(i)->db; }
 
 int RocksDbBinding::RegionOf(const std::string& key) const {
   if (regions_.size() <= 1) return 0;
@@ -263,22 +303,47 @@ bool RocksDbBinding::WritesStalledSinceLastCall() {
     r->db->GetIntProperty("rocksdb.actual-delayed-write-rate", &delayed_rate);
     if (stopped || delayed_rate) stalled = true;
     if (!r->collector) continue;
-    // ...and anything the collector saw since the previous call.
-    rocksdb::LsmMetricsReport rep = r->collector->Report();
-    for (const auto& s : rep.samples) {
-      if (s.time_s > r->last_sample_time_s && s.stalled) stalled = true;
-    }
-    if (!rep.samples.empty()) r->last_sample_time_s = rep.samples.back().time_s;
-    if (rep.writer_stall_s > r->last_writer_stall_s ||
-        rep.stall_total_s > r->last_stall_total_s ||
-        rep.stall_count > r->last_stall_count) {
+    // ...and anything the collector saw since the previous call: running
+    // totals, not Report(), whose copy of the history and L1 census would
+    // make this O(run length) per call. A stall that began and ended
+    // between two calls moves the episode count and total; one in progress
+    // is in_stall.
+    const rocksdb::LsmStallCounters c = r->collector->StallCounters();
+    if (c.in_stall || c.stalled_samples > r->last_stalled_samples ||
+        c.writer_stall_s > r->last_writer_stall_s ||
+        c.stall_total_s > r->last_stall_total_s ||
+        c.stall_count > r->last_stall_count) {
       stalled = true;
     }
-    r->last_writer_stall_s = rep.writer_stall_s;
-    r->last_stall_total_s = rep.stall_total_s;
-    r->last_stall_count = rep.stall_count;
+    r->last_stalled_samples = c.stalled_samples;
+    r->last_writer_stall_s = c.writer_stall_s;
+    r->last_stall_total_s = c.stall_total_s;
+    r->last_stall_count = c.stall_count;
   }
   return stalled;
+}
+
+uint64_t RocksDbBinding::SumIntProperty(const std::string& property) const {
+  uint64_t sum = 0;
+  for (const auto& r : regions_) {
+    uint64_t v = 0;
+    if (r->db && r->db->GetIntProperty(property, &v)) sum += v;
+  }
+  return sum;
+}
+
+uint64_t RocksDbBinding::DiskBytes() {
+  // Every SST referenced by any live version (an iterator or a running
+  // compaction can hold old ones), not only the current tree: what the
+  // files take on disk. The cost is one walk over the live versions' file
+  // lists, however long the run; files already unreferenced but not yet
+  // deleted are not counted.
+  return SumIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize);
+}
+
+uint64_t RocksDbBinding::CompactionDebtBytes() {
+  // Kept up to date by RocksDB at every version change: a field read.
+  return SumIntProperty(rocksdb::DB::Properties::kEstimatePendingCompactionBytes);
 }
 
 void RocksDbBinding::SetOperationCount(uint64_t ops) {

@@ -15,6 +15,7 @@ namespace rocksdb {
 class DB;
 class LsmMetricsCollector;
 struct Options;
+class RateLimiter;
 }  // namespace rocksdb
 
 namespace ycsb {
@@ -48,13 +49,18 @@ struct RocksDbConfig {
   // before closing: a fill whose runs should start from a settled tree.
   bool wait_for_compaction = false;
   bool lsm_metrics = true;     // attach a collector per region
+  // Bytes per second of flush and compaction I/O (reads and writes) for
+  // all regions together, through one shared rocksdb::RateLimiter: the
+  // regions then contend for one device's bandwidth. 0: no limiter.
+  uint64_t rate_limit = 0;
   // Any RocksDB options, as an options string ("a=1;b=2"), applied after
   // the sizes above: how the evaluation expresses RocksDB-IO's limits and
   // equal memtable memory without a property per option.
   std::string extra_options;
 
   static RocksDbConfig FromProperties(const Properties& props);
-  // The options of one region (without the collector), or PropertyError
+  // The options of one region (without the collector and the shared rate
+  // limiter, which Open adds), or PropertyError
   // naming what ConfigureVlsm / the checks rejected.
   rocksdb::Options MakeOptions() const;
 };
@@ -74,18 +80,24 @@ class RocksDbBinding : public DbBinding {
                            const std::string& value) override;
 
   bool WritesStalledSinceLastCall() override;
+  uint64_t DiskBytes() override;
+  uint64_t CompactionDebtBytes() override;
   void SetOperationCount(uint64_t ops) override;
   std::string MetricsJson() override;
   void Close() override;
 
   int RegionOf(const std::string& key) const;
+  // Region i's DB, for tests that check what Open configured.
+  rocksdb::DB* RegionDb(int i) const;
 
  private:
   struct Region;
   explicit RocksDbBinding(const RocksDbConfig& config);
   OpResult Put(const std::string& key, const std::string& value);
   void WaitForCompactions();
+  uint64_t SumIntProperty(const std::string& property) const;
   RocksDbConfig config_;
+  std::shared_ptr<rocksdb::RateLimiter> rate_limiter_;  // null: no limit
   std::vector<std::unique_ptr<Region>> regions_;
   bool closed_ = false;
   std::string final_metrics_;

@@ -7,11 +7,51 @@
 
 namespace ycsb {
 
-bool IsSustained(const DriverResult& r, double target, bool* generator_limited) {
-  *generator_limited = r.offered_ops_per_s < 0.99 * target;
-  bool kept_up = r.achieved_during_generation_ops_per_s >= 0.99 * target;
-  bool backlog_flat = r.backlog_growth_per_s <= 0.01 * target;
-  return !*generator_limited && kept_up && backlog_flat;
+namespace {
+
+std::string Format(const char* fmt, double a, double b) {
+  char buf[200];
+  snprintf(buf, sizeof(buf), fmt, a, b);
+  return buf;
+}
+
+void Append(std::string* why, const std::string& reason) {
+  if (!why->empty()) *why += "; ";
+  *why += reason;
+}
+
+}  // namespace
+
+StepVerdict JudgeStep(const DriverResult& r, double target,
+                      const SustainableSearchConfig& search) {
+  StepVerdict v;
+  if (r.offered_ops_per_s < 0.99 * target) {
+    v.generator_limited = true;
+    Append(&v.why, Format("the generator offered only %.0f of %.0f ops/s",
+                          r.offered_ops_per_s, target));
+  }
+  if (r.achieved_during_generation_ops_per_s < 0.99 * target) {
+    Append(&v.why, Format("completed %.0f ops/s while %.0f were offered",
+                          r.achieved_during_generation_ops_per_s, target));
+  }
+  if (r.backlog_growth_per_s > 0.01 * target) {
+    Append(&v.why, Format("backlog grew %.0f requests/s (limit %.0f)",
+                          r.backlog_growth_per_s, 0.01 * target));
+  }
+  const double max_backlog = search.max_backlog_s * target;
+  if (double(r.backlog_at_generation_end) > max_backlog) {
+    Append(&v.why, Format("backlog at the end %.0f requests (limit %.0f)",
+                          double(r.backlog_at_generation_end), max_backlog));
+  }
+  const double written_per_s = search.write_bytes_per_op * target;
+  const double max_debt_growth = search.max_debt_growth * written_per_s;
+  if (r.compaction_debt_growth_per_s > max_debt_growth) {
+    Append(&v.why,
+           Format("compaction debt grew %.2f MB/s (limit %.2f MB/s)",
+                  r.compaction_debt_growth_per_s / 1e6, max_debt_growth / 1e6));
+  }
+  v.sustained = v.why.empty();
+  return v;
 }
 
 SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
@@ -23,11 +63,13 @@ SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
     c.target_ops_per_s = rate;
     c.max_execution_s = search.step_s;
     c.discard_backlog_at_end = true;
-    // At least ~10 intervals per step, so the backlog's slope is fitted on
-    // several points.
-    c.status_interval_s = std::max(0.05, std::min(c.status_interval_s, search.step_s / 10));
+    // At least ~10 intervals per step, so trends are fitted on several
+    // points.
+    c.status_interval_s =
+        std::max(0.05, std::min(c.status_interval_s, search.step_s / 10));
     c.operation_count = static_cast<uint64_t>(rate * search.step_s) + 1;
-    fprintf(stderr, "[ycsb] find-sustainable: step at %.0f ops/s\n", rate);
+    fprintf(stderr, "[ycsb] find-sustainable: step of %.0f s at %.0f ops/s\n",
+            search.step_s, rate);
     OpenLoopDriver driver(c, workload, db);
     DriverResult r = driver.Run();
     SustainableStep s;
@@ -35,21 +77,25 @@ SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
     s.offered_ops_per_s = r.offered_ops_per_s;
     s.achieved_ops_per_s = r.achieved_during_generation_ops_per_s;
     s.backlog_growth_per_s = r.backlog_growth_per_s;
+    s.backlog_at_end = r.backlog_at_generation_end;
+    s.debt_growth_bytes_per_s = r.compaction_debt_growth_per_s;
     s.p99_us = r.all.Percentile(99) / 1e3;
-    s.sustained = IsSustained(r, rate, &s.generator_limited);
+    s.step_s = r.generation_s;
+    s.verdict = JudgeStep(r, rate, search);
+    out.operations += r.completed;
     fprintf(stderr,
-            "[ycsb] find-sustainable: %.0f ops/s -> achieved %.0f, backlog "
-            "growth %.0f/s, p99 %.0f us: %s%s\n",
-            rate, s.achieved_ops_per_s, s.backlog_growth_per_s, s.p99_us,
-            s.sustained ? "sustained" : "NOT sustained",
-            s.generator_limited ? " (generator limited)" : "");
+            "[ycsb] find-sustainable: %.0f ops/s -> achieved %.0f, p99 %.0f "
+            "us: %s%s\n",
+            rate, s.achieved_ops_per_s, s.p99_us,
+            s.verdict.sustained ? "sustained" : "NOT sustained: ",
+            s.verdict.why.c_str());
     out.steps.push_back(s);
-    if (s.sustained && rate > out.sustainable_ops_per_s) {
+    if (s.verdict.sustained && rate > out.sustainable_ops_per_s) {
       out.sustainable_ops_per_s = rate;
       out.best = std::move(r);
     }
-    if (s.generator_limited) out.generator_limited = true;
-    return s.sustained;
+    if (s.verdict.generator_limited) out.generator_limited = true;
+    return s.verdict.sustained;
   };
 
   double good = 0, bad = 0;
@@ -80,24 +126,36 @@ SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
   return out;
 }
 
-std::string SustainableJson(const SustainableResult& r) {
+std::string SustainableJson(const SustainableResult& r,
+                            const SustainableSearchConfig& search) {
   JsonWriter j;
   j.BeginObject()
       .Field("sustainable_ops_per_s", r.sustainable_ops_per_s)
       .Field("generator_limited", r.generator_limited)
+      .Field("step_s", search.step_s)
       .Field("criterion",
-             "achieved >= 99% of offered while offered, backlog growth <= 1% "
-             "of offered per second")
+             "over a step: offered >= 99% of target; completed >= 99% of "
+             "offered while offered; backlog growth <= 1% of target per "
+             "second and backlog at the end <= max_backlog_s of load; "
+             "compaction debt growth <= max_debt_growth x bytes written per "
+             "second (second half of the step)")
+      .Field("max_backlog_s", search.max_backlog_s)
+      .Field("max_debt_growth", search.max_debt_growth)
+      .Field("write_bytes_per_op", search.write_bytes_per_op)
       .BeginArray("steps");
   for (const auto& s : r.steps) {
     j.BeginObject()
         .Field("target_ops_per_s", s.target_ops_per_s)
+        .Field("step_s", s.step_s)
         .Field("offered_ops_per_s", s.offered_ops_per_s)
         .Field("achieved_ops_per_s", s.achieved_ops_per_s)
         .Field("backlog_growth_per_s", s.backlog_growth_per_s)
+        .Field("backlog_at_end", s.backlog_at_end)
+        .Field("compaction_debt_growth_bytes_per_s", s.debt_growth_bytes_per_s)
         .Field("p99_us", s.p99_us)
-        .Field("generator_limited", s.generator_limited)
-        .Field("sustained", s.sustained)
+        .Field("generator_limited", s.verdict.generator_limited)
+        .Field("sustained", s.verdict.sustained)
+        .Field("why_not", s.verdict.why)
         .EndObject();
   }
   j.EndArray().EndObject();

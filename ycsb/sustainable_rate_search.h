@@ -1,10 +1,19 @@
-// mode=find-sustainable: the highest offered rate the store keeps up with.
+// mode=find-sustainable: the highest offered rate the store keeps up with,
+// not for a few seconds but for a step long enough (60 s by default) to
+// outlast its memtables, its L0 and its write controller's patience.
 //
-// A rate is sustained when, over a short open-loop step at that rate, the
-// store completed at least 99% of what was offered while it was offered and
-// the backlog (generated - completed) did not keep growing. The search
-// multiplies the rate by `factor` per step until a step fails, then bisects
-// between the last sustained and the first failed rate.
+// A step at rate R is sustained when, over the step:
+//   - the generator offered R (else the harness, not the store, limited);
+//   - the store completed at least 99% of what was offered while offered;
+//   - the backlog (generated - completed) stayed bounded: its growth over
+//     the second half is at most 1% of R per second, and at the end it
+//     holds at most max_backlog_s seconds of load;
+//   - the store did not keep up by deferring compaction: its compaction
+//     debt grew over the second half by at most max_debt_growth of the
+//     bytes written per second.
+// Each failed step's report says which of these failed, with the figures.
+// The search multiplies the rate by `factor` per step until a step fails,
+// then bisects between the last sustained and the first failed rate.
 #pragma once
 
 #include <string>
@@ -17,19 +26,36 @@ namespace ycsb {
 struct SustainableSearchConfig {
   double start_ops_per_s = 10000;
   double factor = 1.25;
-  double step_s = 5;
+  double step_s = 60;
   int bisect_steps = 4;
   double max_ops_per_s = 1e8;
+  double max_backlog_s = 1.0;
+  double max_debt_growth = 0.05;
+  // Bytes the workload writes per operation on average (write share x
+  // record size): the scale debt growth is judged against.
+  double write_bytes_per_op = 0;
 };
+
+struct StepVerdict {
+  bool sustained = false;
+  bool generator_limited = false;  // could not offer the target itself
+  std::string why;  // every failed condition with its figures; "" if none
+};
+
+// One step's result at `target` against the conditions above.
+StepVerdict JudgeStep(const DriverResult& r, double target,
+                      const SustainableSearchConfig& search);
 
 struct SustainableStep {
   double target_ops_per_s = 0;
   double offered_ops_per_s = 0;
   double achieved_ops_per_s = 0;  // during generation
   double backlog_growth_per_s = 0;
+  uint64_t backlog_at_end = 0;
+  double debt_growth_bytes_per_s = 0;
   double p99_us = 0;
-  bool generator_limited = false;  // could not offer the target itself
-  bool sustained = false;
+  double step_s = 0;
+  StepVerdict verdict;
 };
 
 struct SustainableResult {
@@ -37,15 +63,14 @@ struct SustainableResult {
   bool generator_limited = false;
   std::vector<SustainableStep> steps;
   DriverResult best;  // the step at the sustainable rate
+  uint64_t operations = 0;  // completed over all steps
 };
-
-// True when one step's result counts as sustained at `target`.
-bool IsSustained(const DriverResult& r, double target, bool* generator_limited);
 
 SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
                                       const DriverConfig& base,
                                       CoreWorkload* workload, DbBinding* db);
 
-std::string SustainableJson(const SustainableResult& r);
+std::string SustainableJson(const SustainableResult& r,
+                            const SustainableSearchConfig& search);
 
 }  // namespace ycsb

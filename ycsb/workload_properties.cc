@@ -31,10 +31,14 @@ const std::set<std::string>& KnownNames() {
       // client
       "threads", "target", "arrival", "maxexecutiontime", "db", "seed",
       "report", "mode", "status.interval", "generator.wake_us",
-      "generator.batch",
+      "generator.batch",  // removed; named so that the error says so
+      "floor.seconds",
+      // HdrHistogram interval logs, with YCSB's names
+      "hdrhistogram.fileoutput", "hdrhistogram.output.path",
       // find-sustainable
       "sustainable.start", "sustainable.factor", "sustainable.step_seconds",
       "sustainable.bisect_steps", "sustainable.max_rate",
+      "sustainable.max_backlog_seconds", "sustainable.max_debt_growth",
       // null binding
       "null.busy_ns",
       // RocksDB binding
@@ -42,7 +46,7 @@ const std::set<std::string>& KnownNames() {
       "vlsm.phi", "rocksdb.sst_size", "rocksdb.l1_size", "rocksdb.growth",
       "rocksdb.num_levels", "rocksdb.wal", "rocksdb.sync",
       "rocksdb.destroy", "rocksdb.wait_for_compaction", "direct_io", "compression", "block_cache_bytes",
-      "rocksdb.bloom_bits",
+      "rocksdb.bloom_bits", "rocksdb.rate_limit",
       "max_background_jobs", "lower_cpu_priority", "lsm_metrics",
       "rocksdb.options"};
   return names;

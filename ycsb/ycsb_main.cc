@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core_workload.h"
+#include "hdr_log.h"
 #include "null_binding.h"
 #include "open_loop_driver.h"
 #include "report.h"
@@ -61,7 +62,26 @@ struct Invocation {
   RocksDbConfig rocksdb;
   uint64_t null_busy_ns = 0;
   SustainableSearchConfig search;
+  // Seconds of the same schedule against the null store before the run:
+  // the harness's own latency floor, reported beside the store's.
+  double floor_s = 0;
+  bool hdr_output = false;
+  std::string hdr_prefix;  // YCSB's hdrhistogram.output.path
 };
+
+// Mean bytes the workload writes per operation (key and record, for the
+// write shares of the mix): the scale find-sustainable judges compaction
+// debt against.
+double WriteBytesPerOp(const Invocation& inv, const CoreWorkload& w) {
+  double record = double(w.KeyOf(inv.spec.insert_start).size()) +
+                  double(inv.spec.value_size());
+  if (inv.phase == Phase::kLoad) return record;
+  double writes = 0;
+  for (int t = 0; t < kOpTypes; t++) {
+    if (IsWrite(static_cast<OpType>(t))) writes += inv.spec.proportion[t];
+  }
+  return writes * record;
+}
 
 Invocation Parse(int argc, char** argv) {
   Invocation inv;
@@ -127,7 +147,14 @@ Invocation Parse(int argc, char** argv) {
     throw PropertyError("property status.interval must be >= 0.05 s");
   }
   d.wake_us = p.GetCount("generator.wake_us", 100);
-  d.worker_batch = std::max<uint64_t>(1, p.GetCount("generator.batch", 16));
+  if (p.Has("generator.batch")) {
+    throw PropertyError("property generator.batch was removed: workers take "
+                        "one request at a time (ycsb/README.md)");
+  }
+  inv.floor_s = p.GetDouble("floor.seconds", 0);
+  if (inv.floor_s < 0) throw PropertyError("property floor.seconds must be >= 0");
+  inv.hdr_output = p.GetBool("hdrhistogram.fileoutput", false);
+  inv.hdr_prefix = p.GetString("hdrhistogram.output.path", "");
   d.seed = p.GetCount("seed", 1);
   if (inv.phase == Phase::kLoad) {
     d.operation_count = p.Has("insertcount") ? p.GetCount("insertcount", 0)
@@ -149,13 +176,19 @@ Invocation Parse(int argc, char** argv) {
   if (d.operation_count == 0) d.operation_count = UINT64_MAX;
   inv.search.start_ops_per_s = p.GetDouble("sustainable.start", 10000);
   inv.search.factor = p.GetDouble("sustainable.factor", 1.25);
-  inv.search.step_s = p.GetDouble("sustainable.step_seconds", 5);
+  inv.search.step_s = p.GetDouble("sustainable.step_seconds", inv.search.step_s);
   inv.search.bisect_steps = static_cast<int>(p.GetCount("sustainable.bisect_steps", 4));
   inv.search.max_ops_per_s = p.GetDouble("sustainable.max_rate", 1e8);
+  inv.search.max_backlog_s = p.GetDouble("sustainable.max_backlog_seconds",
+                                         inv.search.max_backlog_s);
+  inv.search.max_debt_growth = p.GetDouble("sustainable.max_debt_growth",
+                                           inv.search.max_debt_growth);
   if (inv.search.start_ops_per_s <= 0 || inv.search.factor <= 1 ||
-      inv.search.step_s <= 0) {
-    throw PropertyError("sustainable.start and sustainable.step_seconds must "
-                        "be > 0 and sustainable.factor > 1");
+      inv.search.step_s <= 0 || inv.search.max_backlog_s <= 0 ||
+      inv.search.max_debt_growth < 0) {
+    throw PropertyError("sustainable.start, .step_seconds and "
+                        ".max_backlog_seconds must be > 0, .factor > 1 and "
+                        ".max_debt_growth >= 0");
   }
 
   inv.db = p.GetString("db", "rocksdb");
@@ -211,6 +244,64 @@ int VerifyLoadedRecords(const CoreWorkload& workload, const WorkloadSpec& spec,
   return missing == 0 && errors == 0 && !g_stop ? 0 : 1;
 }
 
+// The same schedule (rate, arrivals, threads, operation mix) against the
+// null store for floor.seconds: what the generator, the hand-off and the
+// recording cost by themselves.
+DriverResult RunNullStoreFloor(const Invocation& inv) {
+  fprintf(stderr, "[ycsb] floor: %.0f s against the null store\n", inv.floor_s);
+  NullBinding null_store;
+  CoreWorkload workload(inv.spec, inv.driver.seed);
+  DriverConfig c = inv.driver;
+  c.max_execution_s = inv.floor_s;
+  c.progress = false;
+  c.stop = &g_stop;
+  return OpenLoopDriver(c, &workload, &null_store).Run();
+}
+
+// The logical data the store holds at the end, for space amplification:
+// the live records (load: the ones this load inserted; run: the loaded
+// records plus this run's inserts) x (key + record bytes).
+uint64_t LogicalBytes(const Invocation& inv, const CoreWorkload& w,
+                      const DriverResult& r) {
+  const int insert = static_cast<int>(OpType::kInsert);
+  uint64_t inserted = r.per_op[insert].Count();
+  uint64_t live = inv.phase == Phase::kLoad ? inserted
+                                            : inv.spec.record_count + inserted;
+  return live * (w.KeyOf(inv.spec.insert_start).size() + inv.spec.value_size());
+}
+
+// hdrhistogram.fileoutput: the run's interval histograms as HdrHistogram
+// logs, opened at the first interval (the driver knows the start time).
+class HdrSink {
+ public:
+  explicit HdrSink(const Invocation& inv) : prefix_(inv.hdr_prefix) {}
+  void Add(const IntervalHistograms& h) {
+    if (!error_.empty()) return;
+    if (!out_) out_.reset(new HdrOutput(prefix_, h.run_start_epoch_s));
+    if (!out_->AddInterval(h.start_s, h.length_s, h.intended, h.service,
+                           &error_)) {
+      fprintf(stderr, "ycsb_vlsm: hdrhistogram: %s\n", error_.c_str());
+    }
+  }
+  // False when a log could not be written.
+  bool Close() {
+    if (out_ && error_.empty() && !out_->Close(&error_)) {
+      fprintf(stderr, "ycsb_vlsm: hdrhistogram: %s\n", error_.c_str());
+    }
+    if (out_ && error_.empty()) {
+      for (const auto& path : out_->paths()) {
+        fprintf(stderr, "[ycsb] hdrhistogram log: %s\n", path.c_str());
+      }
+    }
+    return error_.empty();
+  }
+
+ private:
+  std::string prefix_;
+  std::unique_ptr<HdrOutput> out_;
+  std::string error_;
+};
+
 int Main(int argc, char** argv) {
   if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
     Usage(stdout);
@@ -223,6 +314,14 @@ int Main(int argc, char** argv) {
     fprintf(stderr, "ycsb_vlsm: %s\n", e.what());
     return 2;
   }
+
+  // The floor first, on an idle machine: what the harness alone costs at
+  // this rate and thread count.
+  DriverResult floor;
+  const bool take_floor = inv.floor_s > 0 && !inv.verify &&
+                          inv.driver.target_ops_per_s > 0 &&
+                          inv.mode == "normal";
+  if (take_floor) floor = RunNullStoreFloor(inv);
 
   std::unique_ptr<DbBinding> db;
   if (inv.db == "rocksdb") {
@@ -255,13 +354,20 @@ int Main(int argc, char** argv) {
   report.properties = &inv.props;
   DriverResult result;
   SustainableResult sustainable;
+  HdrSink hdr(inv);
+  if (inv.hdr_output && inv.mode == "normal") {
+    inv.driver.on_interval_histograms = [&hdr](const IntervalHistograms& h) {
+      hdr.Add(h);
+    };
+  }
   if (inv.mode == "find-sustainable") {
+    inv.search.write_bytes_per_op = WriteBytesPerOp(inv, workload);
     sustainable = FindSustainableRate(inv.search, inv.driver, &workload, db.get());
     result = std::move(sustainable.best);
     report.mode = "find-sustainable";
     report.arrival = inv.driver.poisson ? "poisson" : "constant";
     report.target_ops_per_s = sustainable.sustainable_ops_per_s;
-    report.sustainable_json = SustainableJson(sustainable);
+    report.sustainable_json = SustainableJson(sustainable, inv.search);
     printf("[%s] sustainable rate: %.0f ops/s%s\n", report.phase.c_str(),
            sustainable.sustainable_ops_per_s,
            sustainable.generator_limited ? " (the generator limited a step)" : "");
@@ -273,21 +379,22 @@ int Main(int argc, char** argv) {
     if (!closed) report.arrival = inv.driver.poisson ? "poisson" : "constant";
     report.target_ops_per_s = inv.driver.target_ops_per_s;
   }
-  uint64_t total_ops = 0;
-  if (inv.mode == "find-sustainable") {
-    for (const auto& s : sustainable.steps) {
-      total_ops += static_cast<uint64_t>(s.achieved_ops_per_s * inv.search.step_s);
-    }
-  } else {
-    total_ops = result.completed;
-  }
+  const uint64_t total_ops = inv.mode == "find-sustainable"
+                                 ? sustainable.operations
+                                 : result.completed;
   db->SetOperationCount(total_ops);
   db->Close();
   report.peak_rss_bytes = PeakRssBytes();
   report.metrics_json = db->MetricsJson();
   report.result = &result;
+  if (take_floor) {
+    report.floor = &floor;
+    report.floor_s = inv.floor_s;
+  }
+  report.logical_bytes = LogicalBytes(inv, workload, result);
   PrintSummary(stdout, report);
   int rc = result.errors > 0 ? 1 : 0;
+  if (!hdr.Close()) rc = 1;
   if (!inv.report_path.empty() && !WriteReportFiles(inv.report_path, report)) {
     rc = 1;
   }

@@ -34,7 +34,7 @@ class EvalSmoke(unittest.TestCase):
         cls.out = os.path.join(TMP, "out")
         cls.load = run(["bash", "scripts/bench/eval/load_a.sh"], {
             "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "20 40",
-            "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out,
+            "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_FLOOR_SECONDS": "1", "VLSM_EVAL_OUT": cls.out,
             "VLSM_EVAL_DB": os.path.join(TMP, "db")})
         cls.out2 = os.path.join(TMP, "repeat")
         base = os.path.join(cls.out, "sustainable-rocksdb.json")
@@ -45,7 +45,8 @@ class EvalSmoke(unittest.TestCase):
         cls.repeat = run(["bash", "scripts/bench/eval/load_a.sh"], {
             "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "40",
             "VLSM_EVAL_BASE_RATE": str(rate), "VLSM_EVAL_BLOOM_BITS": "10",
-            "VLSM_EVAL_SUBCOMPACTIONS": "2", "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out2,
+            "VLSM_EVAL_SUBCOMPACTIONS": "2", "VLSM_EVAL_RATE_LIMIT": "64m",
+            "VLSM_EVAL_FLOOR_SECONDS": "0", "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out2,
             "VLSM_EVAL_DB": os.path.join(TMP, "db")})
         # Another sample of a sustainable rate alone (VLSM_EVAL_LOADS=none).
         cls.out3 = os.path.join(TMP, "sustainable-only")
@@ -87,6 +88,17 @@ class EvalSmoke(unittest.TestCase):
                 self.assertAlmostEqual(r["offered_ops_per_s"], base * pct / 100,
                                        delta=0.05 * base * pct / 100 + 1, msg=name)
                 self.assertLessEqual(r["achieved_ops_per_s"], r["offered_ops_per_s"] * 1.02, name)
+                # The harness's floor beside the store's figures: the
+                # generator's lag in this run, and the 1 s null-store run.
+                self.assertGreater(r["gen_lag_p99_ms"], 0, name)
+                self.assertGreater(r["null_p99_ms"], 0, name)
+                self.assertLessEqual(r["null_p50_ms"], r["null_p99_ms"], name)
+            # Space: what is on disk against the live records (30000 x
+            # ~224 bytes); WAL-only runs that never flushed hold no SST.
+            self.assertGreaterEqual(r["disk_peak_gib"], r["disk_end_gib"], name)
+            if r["disk_end_gib"] > 0:
+                self.assertGreater(r["space_amp_end"], 0.5, name)
+                self.assertLess(r["space_amp_end"], 10, name)
         with open(doc) as f:
             text = f.read()
         self.assertTrue(text.startswith("prose before\n<!-- eval:begin -->\n"))
@@ -96,6 +108,7 @@ class EvalSmoke(unittest.TestCase):
             self.assertIn(f"| {s} |", text)
         self.assertIn("Targets at 40% load", text)
         self.assertIn("The machine during each run", text)
+        self.assertIn("| gen. lag P50 / P99 (ms) | null store P50 / P99 / P99.9 (ms) |", text)
 
     def test_step_costs_match_a_committed_report(self):
         """Each compaction step's cost, recomputed from raw reports: bytes
@@ -139,12 +152,15 @@ class EvalSmoke(unittest.TestCase):
             config = f.read()
         self.assertIn("bloom_bits=10", config)
         self.assertIn("subcompactions=2", config)
+        self.assertIn("rate_limit=64m", config)
         # The shared option reaches every system's RocksDB options string
         # (ycsb_vlsm parses it strictly: a misspelt option fails the run).
         for s in SYSTEMS:
             with open(os.path.join(self.out2, f"load40-{s}.json")) as f:
                 command = json.load(f)["command"]
             self.assertRegex(command, r"rocksdb\.options=\S*max_subcompactions=2", s)
+            # The device-bound regime's limiter, for every system alike.
+            self.assertIn("rocksdb.rate_limit=64m", command, s)
         summary = os.path.join(TMP, "repeats.json")
         doc = os.path.join(TMP, "repeats.md")
         with open(doc, "w") as f:

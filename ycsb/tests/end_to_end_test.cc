@@ -1,20 +1,27 @@
 // ycsb_vlsm as a user runs it, on a real RocksDB: load then run workload A,
 // the report files parse and their counts add up; bad input exits with 2
-// before any DB is created.
+// before any DB is created. And the RocksDB binding opened in the test
+// itself: its disk gauge, its shared rate limiter.
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/rate_limiter.h"
+#include "rocksdb_binding.h"
+#include "workload_properties.h"
 
 namespace {
 
@@ -346,6 +353,7 @@ TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
       {base + " -p rocksdb.options=max_write_buffer_number=x", "rocksdb.options"},
       {base + " -p rocksdb.bloom_bits=0.5", "rocksdb.bloom_bits"},
       {base + " -p rocksdb.bloom_bits=ten", "rocksdb.bloom_bits"},
+      {base + " -p rocksdb.rate_limit=-1", "rocksdb.rate_limit must be"},
       {base + " -p vlsm=true -p rocksdb.options=level_compaction_dynamic_level_bytes=true",
        "level_compaction_dynamic_level_bytes"},
       {"run -P /nonexistent/workloadq -p rocksdb.dir=" + db, "/nonexistent/workloadq"},
@@ -360,6 +368,160 @@ TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
     EXPECT_EQ(std::count(out.stderr_text.begin(), out.stderr_text.end(), '\n'), 1)
         << out.stderr_text;
     EXPECT_FALSE(Exists(db)) << c.args;
+  }
+}
+
+// A RocksDbBinding opened in the test, on <tmp>/<name>, with `extra`
+// properties over small stock sizes.
+std::unique_ptr<ycsb::RocksDbBinding> OpenBinding(
+    const std::string& name, const std::map<std::string, std::string>& extra) {
+  ycsb::Properties p;
+  p.Set("rocksdb.dir", TmpDir() + "/" + name);
+  p.Set("rocksdb.sst_size", "256K");
+  p.Set("rocksdb.l1_size", "1M");
+  p.Set("compression", "none");
+  for (const auto& kv : extra) p.Set(kv.first, kv.second);
+  std::string error;
+  auto b = ycsb::RocksDbBinding::Open(ycsb::RocksDbConfig::FromProperties(p), &error);
+  EXPECT_TRUE(b != nullptr) << error;
+  return b;
+}
+
+std::string BindingKey(int i) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "user%012d", i);
+  return buf;
+}
+
+uint64_t SstBytesUnder(const std::string& dir) {
+  uint64_t bytes = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".sst") bytes += e.file_size();
+  }
+  return bytes;
+}
+
+// DiskBytes is the SST bytes on disk, whatever the region, and 0 before any
+// flush; CompactionDebtBytes is 0 while nothing is owed.
+TEST_F(EndToEnd, DiskBytesIsWhatTheSstsTakeOnDisk) {
+  // No compaction: the files flushed are the files on disk (a compaction
+  // could be deleting inputs while the test lists the directory).
+  auto b = OpenBinding("disk", {{"regions", "2"},
+                                {"rocksdb.sst_size", "4M"},  // memtables too
+                                {"rocksdb.l1_size", "16M"},
+                                {"rocksdb.options", "disable_auto_compactions=true"}});
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->DiskBytes(), 0u);  // empty DBs: no SST yet
+  EXPECT_EQ(b->CompactionDebtBytes(), 0u);
+
+  const int records = 3000;
+  const std::string value(200, 'v');
+  uint64_t user_bytes = 0;
+  for (int i = 0; i < records; i++) {
+    ASSERT_EQ(b->Insert(BindingKey(i), value), ycsb::OpResult::kOk);
+    user_bytes += BindingKey(i).size() + value.size();
+  }
+  EXPECT_EQ(b->DiskBytes(), 0u);  // still in the memtables
+  for (int r = 0; r < 2; r++) {
+    ASSERT_TRUE(b->RegionDb(r)->Flush(rocksdb::FlushOptions()).ok());
+  }
+  const uint64_t disk = b->DiskBytes();
+  EXPECT_EQ(disk, SstBytesUnder(TmpDir() + "/disk"));
+  // Uncompressed, each record is stored once: its key, an 8-byte sequence
+  // number and type, a few bytes of lengths, its value; plus per-file
+  // index, properties and footer (a few KiB). 0.5x-4x leaves room for
+  // format changes but catches a wrong property (live bytes of one region,
+  // a unit error).
+  EXPECT_GE(disk, user_bytes / 2) << "user bytes " << user_bytes;
+  EXPECT_LE(disk, user_bytes * 4) << "user bytes " << user_bytes;
+}
+
+// rocksdb.rate_limit: one limiter, shared by every region, charged by
+// flushes at IO_HIGH and compactions (reads and writes: kAllIo) at IO_LOW,
+// never by user reads or WAL writes.
+TEST_F(EndToEnd, RateLimitIsOneLimiterSharedByEveryRegion) {
+  // Memtables large enough that only the test's own Flush calls flush.
+  auto b = OpenBinding("limited", {{"regions", "3"},
+                                   {"rocksdb.sst_size", "4M"},
+                                   {"rocksdb.l1_size", "16M"},
+                                   {"rocksdb.rate_limit", "200m"}});
+  ASSERT_TRUE(b);
+  rocksdb::RateLimiter* limiter = b->RegionDb(0)->GetDBOptions().rate_limiter.get();
+  ASSERT_NE(limiter, nullptr);
+  EXPECT_EQ(limiter->GetBytesPerSecond(), int64_t{200} << 20);
+  for (int r = 1; r < 3; r++) {
+    EXPECT_EQ(b->RegionDb(r)->GetDBOptions().rate_limiter.get(), limiter) << r;
+  }
+  // The write controller's slowdown rate stays RocksDB's default, not the
+  // limit RocksDB would derive from the limiter.
+  EXPECT_EQ(b->RegionDb(0)->GetDBOptions().delayed_write_rate, uint64_t{16} << 20);
+
+  const std::string value(200, 'v');
+  for (int i = 0; i < 3000; i++) {
+    ASSERT_EQ(b->Insert(BindingKey(i), value), ycsb::OpResult::kOk);
+  }
+  EXPECT_EQ(limiter->GetTotalBytesThrough(), 0);  // WAL writes: not charged
+  for (int round = 0; round < 2; round++) {  // two L0 files per region
+    for (int i = round; i < 3000; i += 2) {
+      ASSERT_EQ(b->Update(BindingKey(i), value), ycsb::OpResult::kOk);
+    }
+    for (int r = 0; r < 3; r++) {
+      ASSERT_TRUE(b->RegionDb(r)->Flush(rocksdb::FlushOptions()).ok());
+    }
+  }
+  // Flushes: their writes (and, kAllIo, the few KiB each reads back to
+  // check its new table) at IO_HIGH.
+  const int64_t flushed = limiter->GetTotalBytesThrough(rocksdb::Env::IO_HIGH);
+  const uint64_t inputs = b->DiskBytes();
+  EXPECT_GE(static_cast<uint64_t>(flushed), inputs);
+  EXPECT_EQ(limiter->GetTotalBytesThrough(rocksdb::Env::IO_LOW), 0);
+
+  // A compaction reads its inputs and writes its output, both at IO_LOW
+  // (before any user read: blocks found in the block cache are not read
+  // from the file, hence not charged).
+  for (int r = 0; r < 3; r++) {
+    ASSERT_TRUE(
+        b->RegionDb(r)->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  }
+  const uint64_t output = b->DiskBytes();  // the inputs are deleted
+  const int64_t compacted = limiter->GetTotalBytesThrough(rocksdb::Env::IO_LOW);
+  // Writes only would charge `output`; nearly all input bytes are read
+  // (blocks, not the footers and index read when each file was opened).
+  EXPECT_GE(static_cast<uint64_t>(compacted), output + inputs * 9 / 10)
+      << "output " << output << ", inputs " << inputs;
+
+  for (int i = 0; i < 3000; i += 7) {  // from the SSTs (memtables are empty)
+    ASSERT_EQ(b->Read(BindingKey(i)), ycsb::OpResult::kOk);
+  }
+  // User reads: not charged; nothing was ever charged at IO_USER (no stall).
+  EXPECT_EQ(limiter->GetTotalBytesThrough(), flushed + compacted);
+  EXPECT_EQ(limiter->GetTotalBytesThrough(rocksdb::Env::IO_USER), 0);
+  b->Close();
+
+  // 0, the default, is no limiter.
+  auto unlimited = OpenBinding("unlimited", {{"rocksdb.rate_limit", "0"}});
+  ASSERT_TRUE(unlimited);
+  EXPECT_EQ(unlimited->RegionDb(0)->GetDBOptions().rate_limiter, nullptr);
+}
+
+TEST_F(EndToEnd, BadRateLimitIsRefusedNamingTheProperty) {
+  {  // a name ycsb_vlsm accepts
+    ycsb::Properties p;
+    p.Set("rocksdb.rate_limit", "200m");
+    EXPECT_NO_THROW(p.CheckAllKnown());
+    EXPECT_EQ(ycsb::RocksDbConfig::FromProperties(p).rate_limit, uint64_t{200} << 20);
+  }
+  for (const char* bad : {"-1", "fast", "10x", "100", "99999999999999999999999", "8e6"}) {
+    ycsb::Properties p;
+    p.Set("rocksdb.rate_limit", bad);
+    try {
+      ycsb::RocksDbConfig::FromProperties(p);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const ycsb::PropertyError& e) {
+      EXPECT_NE(std::string(e.what()).find("rocksdb.rate_limit"), std::string::npos)
+          << bad << ": " << e.what();
+    }
   }
 }
 

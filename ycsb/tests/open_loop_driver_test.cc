@@ -111,6 +111,78 @@ TEST(OpenLoopDriver, StallIsChargedToEveryRequestThatWaited) {
   EXPECT_GT(at_least_ms(100), 100 * double(CountAtLeast(closed.all, 100000000)));
 }
 
+// A store where the first calls wait at a gate (a full stall: a backlog
+// builds up behind them), and the first call after the gate opens is held
+// for hold_ms on its own (one slow request: a read that misses every
+// cache). Everything else is instant.
+class GateThenOneSlowBinding : public DbBinding {
+ public:
+  GateThenOneSlowBinding(int gated_calls, int64_t gate_ms, int64_t hold_ms)
+      : gated_calls_(gated_calls), gate_ns_(gate_ms * 1000000),
+        hold_ns_(hold_ms * 1000000) {}
+  OpResult Read(const std::string&) override { return Call(); }
+  OpResult Update(const std::string&, const std::string&) override { return Call(); }
+  OpResult Insert(const std::string&, const std::string&) override { return Call(); }
+  OpResult Scan(const std::string&, uint32_t) override { return Call(); }
+  OpResult ReadModifyWrite(const std::string&, const std::string&) override {
+    return Call();
+  }
+
+ private:
+  OpResult Call() {
+    uint64_t n = ++calls_;
+    int64_t first = 0;
+    if (n == 1) first_call_ns_.store(SteadyNowNs());
+    while ((first = first_call_ns_.load()) == 0) std::this_thread::yield();
+    if (n <= static_cast<uint64_t>(gated_calls_)) {
+      SleepUntil(first + gate_ns_);
+    } else if (n == static_cast<uint64_t>(gated_calls_) + 1) {
+      SleepUntil(SteadyNowNs() + hold_ns_);
+    }
+    return OpResult::kOk;
+  }
+  static void SleepUntil(int64_t t) {
+    int64_t now = SteadyNowNs();
+    if (now < t) std::this_thread::sleep_for(std::chrono::nanoseconds(t - now));
+  }
+  const int gated_calls_;
+  const int64_t gate_ns_, hold_ns_;
+  std::atomic<uint64_t> calls_{0};
+  std::atomic<int64_t> first_call_ns_{0};
+};
+
+// One slow request delays only itself: the requests queued behind it in
+// time go to the other, idle workers. A worker that took a batch of
+// requests at once would make the ones batched with it wait the whole hold
+// (head-of-line blocking a client with independent connections does not
+// have).
+TEST(OpenLoopDriver, OneSlowRequestDelaysOnlyItself) {
+  const int threads = 4;
+  const double rate = 2000;
+  const int64_t gate_ms = 200, hold_ms = 1000;
+  // Every worker's first call waits at the gate, so ~gate_ms * rate
+  // requests queue up; the first call after the gate is held.
+  GateThenOneSlowBinding db(threads, gate_ms, hold_ms);
+  CoreWorkload w(ReadOnlySpec(), 1);
+  DriverConfig c;
+  c.target_ops_per_s = rate;
+  c.operation_count = 6000;  // 3 s: the hold ends well before the run
+  c.threads = threads;
+  c.progress = false;
+  DriverResult r = OpenLoopDriver(c, &w, &db).Run();
+  ASSERT_EQ(r.completed, 6000u);
+  // The gate made a backlog, so batching (if any) had requests to batch.
+  EXPECT_GE(r.max_queue_depth, rate * gate_ms / 1000 / 2);
+  // Only the held request waited anything like the hold: the gated ones
+  // waited at most the gate, everything else drained at once.
+  EXPECT_EQ(CountAtLeast(r.all, (hold_ms / 2) * 1000000ull), 1u);
+  // And it is charged the whole hold plus its time in the queue: it was
+  // the (threads + 1)-th request, intended a few ms in, and started when
+  // the gate opened.
+  const double queued_ms = gate_ms - 1000.0 * (threads + 1) / rate;
+  EXPECT_GE(r.all.Max(), static_cast<uint64_t>((hold_ms + 0.9 * queued_ms) * 1e6));
+}
+
 TEST(OpenLoopDriver, IntendedTimesStayOnSchedule) {
   NullBinding db;
   CoreWorkload w(ReadOnlySpec(), 1);
@@ -194,6 +266,75 @@ TEST(OpenLoopDriver, PerIntervalSeriesIsReported) {
   for (const auto& s : r.intervals) sum += s.completed;
   EXPECT_LE(sum, r.completed);
   EXPECT_GE(sum, r.completed * 8 / 10);
+}
+
+// The interval histograms (for interval logs) cover the whole run once:
+// their counts add up to the run's, the last partial interval included;
+// service time never exceeds latency from the intended start.
+TEST(OpenLoopDriver, IntervalHistogramsAddUpToTheRun) {
+  StallOnceBinding db(1500, 300);  // some queueing, so the two differ
+  CoreWorkload w(ReadOnlySpec(), 1);
+  DriverConfig c;
+  c.target_ops_per_s = 3000;
+  c.operation_count = 6000;  // 2 s: the last interval is partial
+  c.threads = 2;
+  c.status_interval_s = 0.3;
+  c.progress = false;
+  LatencyHistogram intended, service;
+  double last_end_s = 0, gaps = 0;
+  c.on_interval_histograms = [&](const IntervalHistograms& h) {
+    gaps += std::abs(h.start_s - last_end_s);
+    last_end_s = h.start_s + h.length_s;
+    EXPECT_GT(h.run_start_epoch_s, 1.6e9);  // a wall-clock time
+    for (int t = 0; t < kOpTypes; t++) {
+      intended.Merge(h.intended[t]);
+      service.Merge(h.service[t]);
+    }
+  };
+  DriverResult r = OpenLoopDriver(c, &w, &db).Run();
+  EXPECT_EQ(intended.Count(), r.completed);
+  EXPECT_EQ(service.Count(), r.completed);
+  EXPECT_EQ(r.service_all.Count(), r.completed);
+  EXPECT_LT(gaps, 1e-6);  // contiguous intervals
+  EXPECT_GE(last_end_s, r.elapsed_s - 0.01);
+  // Queued requests waited before their service began: latency from the
+  // intended start is the larger, by the stall.
+  EXPECT_GE(r.all.Max(), 290000000u);
+  EXPECT_LE(r.service_all.Percentile(50), r.all.Percentile(50));
+  EXPECT_LT(r.service_all.Percentile(90), r.all.Percentile(90));
+}
+
+// A store whose gauges read 1 MB more disk and 2 MB more debt per call.
+class GrowingGaugesBinding : public NullBinding {
+ public:
+  uint64_t DiskBytes() override { return (++disk_calls_) * 1000000; }
+  uint64_t CompactionDebtBytes() override { return (++debt_calls_) * 2000000; }
+
+ private:
+  std::atomic<uint64_t> disk_calls_{0}, debt_calls_{0};
+};
+
+// The store's gauges are read once per interval: the series carries them,
+// the run keeps the disk peak, and the debt's growth is fitted per second.
+TEST(OpenLoopDriver, StoreGaugesAreSampledEveryInterval) {
+  GrowingGaugesBinding db;
+  CoreWorkload w(ReadOnlySpec(), 1);
+  DriverConfig c;
+  c.target_ops_per_s = 2000;
+  c.operation_count = 4000;  // 2 s
+  c.status_interval_s = 0.1;
+  c.progress = false;
+  DriverResult r = OpenLoopDriver(c, &w, &db).Run();
+  ASSERT_GE(r.intervals.size(), 10u);
+  for (size_t i = 1; i < r.intervals.size(); i++) {
+    EXPECT_EQ(r.intervals[i].disk_bytes, r.intervals[i - 1].disk_bytes + 1000000);
+  }
+  // One more reading after the last request: the end, and the peak.
+  EXPECT_EQ(r.disk_bytes_end, r.intervals.back().disk_bytes + 1000000);
+  EXPECT_EQ(r.disk_bytes_peak, r.disk_bytes_end);
+  // 2 MB per 0.1 s interval.
+  EXPECT_NEAR(r.compaction_debt_growth_per_s, 20e6, 20e6 * 0.15);
+  EXPECT_GT(r.compaction_debt_bytes_end, 0u);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The generator -> worker queue: every request is taken exactly once, in
-// order, by fair shares; Close drains; DiscardAll drops.
+// The generator -> worker queue: every request is taken exactly once, one
+// at a time, oldest first; Close drains; DiscardAll drops.
 #include "request_queue.h"
 
 #include <atomic>
@@ -22,45 +22,43 @@ std::vector<Request> Numbered(uint64_t from, uint64_t n) {
   return v;
 }
 
-TEST(RequestQueue, FairShareAndOrder) {
-  RequestQueue q(4);
+TEST(RequestQueue, OneRequestPerTakeInOrder) {
+  RequestQueue q;
   q.PushBatch(Numbered(0, 40));
   EXPECT_EQ(q.depth(), 40u);
-  std::vector<Request> out;
-  ASSERT_TRUE(q.PopBatch(&out, 16));
-  EXPECT_EQ(out.size(), 10u);  // 40 / 4 consumers
-  EXPECT_EQ(out.front().key_number, 0u);
-  ASSERT_TRUE(q.PopBatch(&out, 4));
-  EXPECT_EQ(out.size(), 4u);   // capped by max_take
-  EXPECT_EQ(out.front().key_number, 10u);
+  Request r;
+  ASSERT_TRUE(q.Pop(&r));
+  EXPECT_EQ(r.key_number, 0u);
+  ASSERT_TRUE(q.Pop(&r));
+  EXPECT_EQ(r.key_number, 1u);
+  EXPECT_EQ(q.depth(), 38u);  // one per take, however deep the queue
   EXPECT_EQ(q.max_depth(), 40u);
-  EXPECT_EQ(q.DiscardAll(), 26u);
+  EXPECT_EQ(q.DiscardAll(), 38u);
   EXPECT_EQ(q.depth(), 0u);
   q.Close();
-  EXPECT_FALSE(q.PopBatch(&out, 16));
+  EXPECT_FALSE(q.Pop(&r));
 }
 
 TEST(RequestQueue, EveryRequestTakenOnceByConcurrentWorkers) {
   const int kWorkers = 4;
   const uint64_t kBatches = 2000, kPerBatch = 7;
-  RequestQueue q(kWorkers);
+  RequestQueue q;
   std::vector<std::atomic<int>> seen(kBatches * kPerBatch);
   for (auto& s : seen) s.store(0);
   std::vector<std::thread> workers;
   for (int w = 0; w < kWorkers; w++) {
     workers.emplace_back([&] {
-      std::vector<Request> out;
-      while (q.PopBatch(&out, 16)) {
-        uint64_t prev = 0;
-        bool first = true;
-        for (const Request& r : out) {
-          seen[r.key_number]++;
-          if (!first) {
-            EXPECT_EQ(r.key_number, prev + 1);  // FIFO within a take
-          }
-          prev = r.key_number;
-          first = false;
+      Request r;
+      uint64_t prev = 0;
+      bool first = true;
+      while (q.Pop(&r)) {
+        seen[r.key_number]++;
+        // FIFO: one worker sees ascending numbers (others take the gaps).
+        if (!first) {
+          EXPECT_GT(r.key_number, prev);
         }
+        prev = r.key_number;
+        first = false;
       }
     });
   }

@@ -75,7 +75,26 @@ def store_figures(rep, csv_rows):
         v = [float(r["insert_p99_us"]) for r in rows if float(r["insert_p99_us"]) > 0]
         return statistics.median(v) / 1e3 if v else None
 
+    floor = rep.get("harness_floor", {})
+    gen_lag = floor.get("generator_lag_us") or rep.get("generator_lag_us") or {}
+    null_store = floor.get("null_store_latency_us") or {}
+    space = rep.get("space", {})
+
+    def ms(d, k):
+        return d[k] / 1e3 if k in d else None
+
     return {
+        # The harness's own share (reports from 2026-11-23 on): how late
+        # the generator handed requests over in this run, and a null-store
+        # run at the same rate and threads if one was taken.
+        "gen_lag_p50_ms": ms(gen_lag, "p50"), "gen_lag_p99_ms": ms(gen_lag, "p99"),
+        "null_p50_ms": ms(null_store, "p50"), "null_p99_ms": ms(null_store, "p99"),
+        "null_p99_9_ms": ms(null_store, "p99.9"),
+        # Disk space against the logical data (None in older reports).
+        "disk_end_gib": space["disk_bytes_end"] / 2 ** 30 if space else None,
+        "disk_peak_gib": space["disk_bytes_peak"] / 2 ** 30 if space else None,
+        "space_amp_end": space.get("space_amp_end"),
+        "space_amp_peak": space.get("space_amp_peak"),
         "offered_ops_per_s": rep.get("offered_ops_per_s") or 0,
         "achieved_ops_per_s": rep["achieved_ops_per_s"],
         "operations": rep["operations"],
@@ -226,6 +245,7 @@ def render(runs, config):
               fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2)]
              for s, f in rows]))
         out.append("")
+        out += render_floor_and_space(rows)
     target = render_targets(runs)
     if target:
         out += target
@@ -234,6 +254,26 @@ def render(runs, config):
                            ["sustainable"] + [f"load{p}" for p in loads_of(runs)]
                            for s in systems if (e, s) in runs])
     return "\n".join(out)
+
+
+def render_floor_and_space(rows):
+    """The harness's share and what each system costs in disk and memory,
+    for [(system, figures)] of one load; [] for reports older than these
+    figures."""
+    if all(f["gen_lag_p50_ms"] is None and f["disk_peak_gib"] is None for _, f in rows):
+        return []
+    return ["Beside it, the harness's floor (generator lag during the run; a null-store "
+            "run at the same rate and threads, if taken) and the cost in space (disk "
+            "over live records × record size) and memory:", "",
+            table(["system", "gen. lag P50 / P99 (ms)", "null store P50 / P99 / P99.9 (ms)",
+                   "disk end / peak (GiB)", "space amp. end / peak", "peak RSS (MiB)"],
+                  [[s, f"{fmt(f['gen_lag_p50_ms'], 2)} / {fmt(f['gen_lag_p99_ms'], 2)}",
+                    f"{fmt(f['null_p50_ms'], 2)} / {fmt(f['null_p99_ms'], 2)} / "
+                    f"{fmt(f['null_p99_9_ms'], 2)}",
+                    f"{fmt(f['disk_end_gib'], 2)} / {fmt(f['disk_peak_gib'], 2)}",
+                    f"{fmt(f['space_amp_end'], 2)} / {fmt(f['space_amp_peak'], 2)}",
+                    fmt(f["peak_rss_mib"], 0)]
+                   for s, f in rows]), ""]
 
 
 def ratio(a, b):

@@ -26,7 +26,12 @@
 # in every system's SSTs; default 0, no filter, as the paper's RocksDB
 # configuration does not mention one) and VLSM_EVAL_SUBCOMPACTIONS
 # (max_subcompactions, default 1 as upstream: how many threads one L0->L1
-# compaction may split into).
+# compaction may split into), VLSM_EVAL_RATE_LIMIT (bytes per second, with
+# a k/m/g suffix, of one RocksDB RateLimiter in kAllIo mode shared by all
+# regions: the device-bound regime, where compaction waits on the "device"
+# and the CPU has headroom; default 0, no limiter) and
+# VLSM_EVAL_FLOOR_SECONDS (seconds of the same schedule against the null
+# store before each open-loop run, the harness's floor; default 10).
 #
 # Why VLSM_EVAL_BG_JOBS=1 and 2 are the same configuration: RocksDB gives
 # a quarter of max_background_jobs, at least 1, to flushes and the rest, at
@@ -45,6 +50,10 @@ eval_check_settings() {  # needs scripts/lib/checks.sh
   [ "${VLSM_EVAL_BLOOM_BITS:-0}" = 0 ] ||
     require_positive_int VLSM_EVAL_BLOOM_BITS "${VLSM_EVAL_BLOOM_BITS}"
   require_positive_int VLSM_EVAL_SUBCOMPACTIONS "${VLSM_EVAL_SUBCOMPACTIONS:-1}"
+  [[ "${VLSM_EVAL_RATE_LIMIT:-0}" =~ ^[0-9]+[kKmMgG]?$ ]] || {
+    echo "error: VLSM_EVAL_RATE_LIMIT must be bytes per second, e.g. 200m or 0 (got '$VLSM_EVAL_RATE_LIMIT')" >&2; exit 2; }
+  [ "${VLSM_EVAL_FLOOR_SECONDS:-10}" = 0 ] ||
+    require_positive_int VLSM_EVAL_FLOOR_SECONDS "${VLSM_EVAL_FLOOR_SECONDS:-10}"
 }
 
 eval_common_props() {  # the properties every system shares, one per line
@@ -54,7 +63,9 @@ eval_common_props() {  # the properties every system shares, one per line
     -p fieldlength=200 -p threads=4 -p direct_io=true -p compression=none \
     -p block_cache_bytes=64M -p regions="${VLSM_EVAL_REGIONS:-4}" \
     -p max_background_jobs="${VLSM_EVAL_BG_JOBS:-2}" -p lower_cpu_priority=$lower \
-    -p rocksdb.bloom_bits="${VLSM_EVAL_BLOOM_BITS:-0}"
+    -p rocksdb.bloom_bits="${VLSM_EVAL_BLOOM_BITS:-0}" \
+    -p rocksdb.rate_limit="${VLSM_EVAL_RATE_LIMIT:-0}" \
+    -p floor.seconds="${VLSM_EVAL_FLOOR_SECONDS:-10}"
 }
 
 eval_system_props() {  # SYSTEM -> its own properties, one per line

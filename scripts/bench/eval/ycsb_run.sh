@@ -32,7 +32,7 @@ eval_achieved() {  # REPORT -> its average achieved ops/s, whole number
 }
 
 eval_settings_lines() {  # the shared settings and the machine, for config.txt
-  echo "regions=${VLSM_EVAL_REGIONS:-4} bg_jobs=${VLSM_EVAL_BG_JOBS:-2} lower_cpu=${VLSM_EVAL_LOWER_CPU:-0} bloom_bits=${VLSM_EVAL_BLOOM_BITS:-0} subcompactions=${VLSM_EVAL_SUBCOMPACTIONS:-1}"
+  echo "regions=${VLSM_EVAL_REGIONS:-4} bg_jobs=${VLSM_EVAL_BG_JOBS:-2} lower_cpu=${VLSM_EVAL_LOWER_CPU:-0} bloom_bits=${VLSM_EVAL_BLOOM_BITS:-0} subcompactions=${VLSM_EVAL_SUBCOMPACTIONS:-1} rate_limit=${VLSM_EVAL_RATE_LIMIT:-0} floor_seconds=${VLSM_EVAL_FLOOR_SECONDS:-10}"
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
   echo "library: $(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 }
