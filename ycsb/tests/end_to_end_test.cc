@@ -354,6 +354,11 @@ TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {
       {base + " -p rocksdb.bloom_bits=0.5", "rocksdb.bloom_bits"},
       {base + " -p rocksdb.bloom_bits=ten", "rocksdb.bloom_bits"},
       {base + " -p rocksdb.rate_limit=-1", "rocksdb.rate_limit must be"},
+      {base + " -p generator.batch=16", "generator.batch was removed"},
+      {base + " -p floor.seconds=-1", "floor.seconds"},
+      {base + " -p mode=find-sustainable -p sustainable.max_backlog_seconds=0",
+       "max_backlog_seconds"},
+      {base + " -p hdrhistogram.fileoutput=maybe", "hdrhistogram.fileoutput"},
       {base + " -p vlsm=true -p rocksdb.options=level_compaction_dynamic_level_bytes=true",
        "level_compaction_dynamic_level_bytes"},
       {"run -P /nonexistent/workloadq -p rocksdb.dir=" + db, "/nonexistent/workloadq"},
@@ -535,6 +540,43 @@ TEST_F(EndToEnd, OverridesWinOverFilesWhateverTheOrder) {
   EXPECT_EQ(j["operations"].number, 123);
   EXPECT_EQ(j["db"].text, "null");
   EXPECT_EQ(j["target_ops_per_s"].number, 5000);
+}
+
+// YCSB's hdrhistogram.* properties write one interval log per operation
+// and kind, named as YCSB names them; floor.seconds puts the null store's
+// latency at the same rate beside the run's; the space object is there.
+TEST_F(EndToEnd, HdrLogsFloorAndSpaceFromTheCommandLine) {
+  const std::string prefix = TmpDir() + "/hdr-";
+  RunOutput out = RunYcsb(
+      "run -P " + Workload("workloada") + " -db null -target 4000"
+      " -p operationcount=6000 -p status.interval=0.5 -p floor.seconds=1"
+      " -p hdrhistogram.fileoutput=true -p hdrhistogram.output.path=" + prefix +
+      " -p report=" + TmpDir() + "/hdr.json");
+  ASSERT_EQ(out.exit_code, 0) << out.stderr_text;
+  for (const char* op : {"READ", "UPDATE"}) {
+    for (const std::string kind : {"Intended-", ""}) {
+      const std::string path = prefix + kind + op + ".hdr";
+      std::string text = Slurp(path);
+      EXPECT_EQ(text.rfind("#[Logging for: ", 0), 0u) << path;
+      EXPECT_NE(text.find("\"StartTimestamp\",\"Interval_Length\""), std::string::npos)
+          << path;
+      // One line per interval of the 1.5 s run, the partial last included.
+      size_t lines = std::count(text.begin(), text.end(), '\n');
+      EXPECT_GE(lines, 4u + 3u) << path;
+    }
+  }
+  EXPECT_FALSE(Exists(prefix + "INSERT.hdr"));  // no inserts in workload A
+  Json j = Report(TmpDir() + "/hdr.json");
+  const Json& floor = j["harness_floor"];
+  EXPECT_EQ(floor["null_store_seconds"].number, 1);
+  EXPECT_GT(floor["null_store_latency_us"]["count"].number, 3000);
+  EXPECT_GT(floor["generator_lag_us"]["count"].number, 0);
+  EXPECT_GE(floor["generator_cpu_s"].number, 0);
+  EXPECT_EQ(j["service_us"]["all"]["count"].number, 6000);
+  // The null store keeps nothing: no disk, and the logical data is the
+  // loaded records (1000 x (key + 1000 bytes) for workload A's defaults).
+  EXPECT_EQ(j["space"]["disk_bytes_peak"].number, 0);
+  EXPECT_GT(j["space"]["logical_bytes"].number, 1000 * 1000);
 }
 
 TEST_F(EndToEnd, NullStoreFindSustainableIsGeneratorOrClientBound) {
