@@ -43,6 +43,9 @@ StepVerdict JudgeStep(const DriverResult& r, double target,
     Append(&v.why, Format("backlog at the end %.0f requests (limit %.0f)",
                           double(r.backlog_at_generation_end), max_backlog));
   }
+  if (r.errors > 0) {
+    Append(&v.why, std::to_string(r.errors) + " requests failed");
+  }
   const double written_per_s = search.write_bytes_per_op * target;
   const double max_debt_growth = search.max_debt_growth * written_per_s;
   if (r.compaction_debt_growth_per_s > max_debt_growth) {
@@ -134,7 +137,7 @@ std::string SustainableJson(const SustainableResult& r,
       .Field("generator_limited", r.generator_limited)
       .Field("step_s", search.step_s)
       .Field("criterion",
-             "over a step: offered >= 99% of target; completed >= 99% of "
+             "over a step: no request failed; offered >= 99% of target; completed >= 99% of "
              "offered while offered; backlog growth <= 1% of target per "
              "second and backlog at the end <= max_backlog_s of load; "
              "compaction debt growth <= max_debt_growth x bytes written per "

@@ -3,6 +3,7 @@
 // outlast its memtables, its L0 and its write controller's patience.
 //
 // A step at rate R is sustained when, over the step:
+//   - no request failed (a failing store answers fast at any rate);
 //   - the generator offered R (else the harness, not the store, limited);
 //   - the store completed at least 99% of what was offered while offered;
 //   - the backlog (generated - completed) stayed bounded: its growth over

@@ -95,6 +95,15 @@ TEST(SustainableRateSearch, StepVerdictNamesEveryFailedCondition) {
   EXPECT_FALSE(v.sustained);
   EXPECT_TRUE(v.generator_limited);
 
+  // A store that fails every request "keeps up" at any rate: failed
+  // requests are not served ones. (Seen on a DB whose directory was removed
+  // under it: 1.6 M "sustained" ops/s, every one an error.)
+  DriverResult failing = ok;
+  failing.errors = 3;
+  v = JudgeStep(failing, 1000, search);
+  EXPECT_FALSE(v.sustained);
+  EXPECT_NE(v.why.find("3 requests failed"), std::string::npos) << v.why;
+
   // Two failures: both named.
   DriverResult both = deferring;
   both.backlog_growth_per_s = 50;
