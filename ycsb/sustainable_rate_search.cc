@@ -46,8 +46,15 @@ StepVerdict JudgeStep(const DriverResult& r, double target,
   if (r.errors > 0) {
     Append(&v.why, std::to_string(r.errors) + " requests failed");
   }
+  // Debt may grow by a share of what is written, or by the tolerance over
+  // the half step the trend is fitted on, whichever is more: RocksDB's
+  // estimate moves in whole files (a flush adds one to L0 at once), so at a
+  // low rate one file's step looks like fast growth.
   const double written_per_s = search.write_bytes_per_op * target;
-  const double max_debt_growth = search.max_debt_growth * written_per_s;
+  const double half_step_s = r.generation_s / 2;
+  const double max_debt_growth = std::max(
+      search.max_debt_growth * written_per_s,
+      half_step_s > 0 ? search.debt_tolerance_bytes / half_step_s : 0.0);
   if (r.compaction_debt_growth_per_s > max_debt_growth) {
     Append(&v.why,
            Format("compaction debt grew %.2f MB/s (limit %.2f MB/s)",
@@ -140,10 +147,11 @@ std::string SustainableJson(const SustainableResult& r,
              "over a step: no request failed; offered >= 99% of target; completed >= 99% of "
              "offered while offered; backlog growth <= 1% of target per "
              "second and backlog at the end <= max_backlog_s of load; "
-             "compaction debt growth <= max_debt_growth x bytes written per "
-             "second (second half of the step)")
+             "compaction debt growth over the second half of the step <= "
+             "max(max_debt_growth x bytes written, debt_tolerance_bytes)")
       .Field("max_backlog_s", search.max_backlog_s)
       .Field("max_debt_growth", search.max_debt_growth)
+      .Field("debt_tolerance_bytes", search.debt_tolerance_bytes)
       .Field("write_bytes_per_op", search.write_bytes_per_op)
       .BeginArray("steps");
   for (const auto& s : r.steps) {

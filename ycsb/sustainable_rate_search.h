@@ -11,7 +11,8 @@
 //     holds at most max_backlog_s seconds of load;
 //   - the store did not keep up by deferring compaction: its compaction
 //     debt grew over the second half by at most max_debt_growth of the
-//     bytes written per second.
+//     bytes written meanwhile, or by debt_tolerance_bytes if that is more
+//     (RocksDB's estimate moves a whole file at a time).
 // Each failed step's report says which of these failed, with the figures.
 // The search multiplies the rate by `factor` per step until a step fails,
 // then bisects between the last sustained and the first failed rate.
@@ -32,6 +33,7 @@ struct SustainableSearchConfig {
   double max_ops_per_s = 1e8;
   double max_backlog_s = 1.0;
   double max_debt_growth = 0.05;
+  double debt_tolerance_bytes = 64 << 20;
   // Bytes the workload writes per operation on average (write share x
   // record size): the scale debt growth is judged against.
   double write_bytes_per_op = 0;

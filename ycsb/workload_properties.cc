@@ -39,6 +39,7 @@ const std::set<std::string>& KnownNames() {
       "sustainable.start", "sustainable.factor", "sustainable.step_seconds",
       "sustainable.bisect_steps", "sustainable.max_rate",
       "sustainable.max_backlog_seconds", "sustainable.max_debt_growth",
+      "sustainable.debt_tolerance",
       // null binding
       "null.busy_ns",
       // RocksDB binding

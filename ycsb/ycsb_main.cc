@@ -183,6 +183,10 @@ Invocation Parse(int argc, char** argv) {
                                          inv.search.max_backlog_s);
   inv.search.max_debt_growth = p.GetDouble("sustainable.max_debt_growth",
                                            inv.search.max_debt_growth);
+  if (p.Has("sustainable.debt_tolerance")) {
+    inv.search.debt_tolerance_bytes = static_cast<double>(ParseByteSize(
+        "sustainable.debt_tolerance", p.GetString("sustainable.debt_tolerance", "")));
+  }
   if (inv.search.start_ops_per_s <= 0 || inv.search.factor <= 1 ||
       inv.search.step_s <= 0 || inv.search.max_backlog_s <= 0 ||
       inv.search.max_debt_growth < 0) {

@@ -50,13 +50,14 @@ TEST(SustainableRateSearch, FindsAKnownCapacity) {
 
 TEST(SustainableRateSearch, StepVerdictNamesEveryFailedCondition) {
   SustainableSearchConfig search;
-  search.write_bytes_per_op = 1000;  // 1 MB/s written at 1000 ops/s
+  search.write_bytes_per_op = 100000;  // 100 MB/s written at 1000 ops/s
   DriverResult ok;
+  ok.generation_s = 60;
   ok.offered_ops_per_s = 1000;
   ok.achieved_during_generation_ops_per_s = 995;
   ok.backlog_growth_per_s = 2;
   ok.backlog_at_generation_end = 500;
-  ok.compaction_debt_growth_per_s = 40e3;  // 4% of what is written
+  ok.compaction_debt_growth_per_s = 4e6;  // 4% of what is written
   StepVerdict v = JudgeStep(ok, 1000, search);
   EXPECT_TRUE(v.sustained) << v.why;
   EXPECT_FALSE(v.generator_limited);
@@ -83,11 +84,27 @@ TEST(SustainableRateSearch, StepVerdictNamesEveryFailedCondition) {
 
   // Every request served, by letting compaction fall behind.
   DriverResult deferring = ok;
-  deferring.compaction_debt_growth_per_s = 200e3;  // 20% of what is written
+  deferring.compaction_debt_growth_per_s = 20e6;  // 20% of what is written
   v = JudgeStep(deferring, 1000, search);
   EXPECT_FALSE(v.sustained);
-  EXPECT_NE(v.why.find("compaction debt grew 0.20 MB/s (limit 0.05"),
+  EXPECT_NE(v.why.find("compaction debt grew 20.00 MB/s (limit 5.00"),
             std::string::npos) << v.why;
+
+  // At a low rate one more file in the estimate is a steep slope: growth
+  // within debt_tolerance_bytes over the fitted half step (64 MiB / 30 s,
+  // 2.24 MB/s) is not counted as deferring; beyond it, it is.
+  SustainableSearchConfig small = search;
+  small.write_bytes_per_op = 224;  // 0.56 MB/s written at 2500 ops/s
+  DriverResult slow_writes = ok;
+  slow_writes.offered_ops_per_s = 2500;
+  slow_writes.achieved_during_generation_ops_per_s = 2500;
+  slow_writes.compaction_debt_growth_per_s = 0.45e6;  // 13.5 MB in 30 s
+  v = JudgeStep(slow_writes, 2500, small);
+  EXPECT_TRUE(v.sustained) << v.why;
+  slow_writes.compaction_debt_growth_per_s = 3e6;  // 90 MB in 30 s
+  v = JudgeStep(slow_writes, 2500, small);
+  EXPECT_FALSE(v.sustained);
+  EXPECT_NE(v.why.find("(limit 2.24 MB/s)"), std::string::npos) << v.why;
 
   DriverResult generator = ok;
   generator.offered_ops_per_s = 900;
