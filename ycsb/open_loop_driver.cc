@@ -484,8 +484,14 @@ void FinishResult(const DriverConfig& c, DbBinding* db, RunState* run,
       SlopeOver(result->intervals, from, to, [](const IntervalStats& s) {
         return double(s.compaction_debt_bytes);
       });
+  uint64_t first_half_peak = 0;
   for (const auto& s : result->intervals) {
+    if (s.time_s < from) first_half_peak = std::max(first_half_peak, s.compaction_debt_bytes);
     if (s.time_s <= to) result->compaction_debt_bytes_end = s.compaction_debt_bytes;
+  }
+  if (to - from > 0 && result->compaction_debt_bytes_end > first_half_peak) {
+    result->compaction_debt_rise_per_s =
+        double(result->compaction_debt_bytes_end - first_half_peak) / (to - from);
   }
 }
 

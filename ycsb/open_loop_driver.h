@@ -96,11 +96,16 @@ struct DriverResult {
   // intervals of the second half of the generation window).
   double backlog_growth_per_s = 0;
   uint64_t backlog_at_generation_end = 0;  // generated - completed then
-  // Compaction debt's growth (bytes/s, fitted the same way) and its last
-  // reading: a store that keeps up with requests only by deferring
-  // compaction is not sustaining the rate.
+  // Compaction debt: a store that keeps up with requests only by deferring
+  // compaction is not sustaining the rate. Its fitted growth (bytes/s, as
+  // above), its last reading in the window, and how far that last reading
+  // rose above the highest of the window's first half, per second of the
+  // second half: debt moves as a sawtooth (a flush adds a file at once, a
+  // compaction removes many), which a fitted slope can read as growth when
+  // the half ends on a tooth; a rise above every earlier peak cannot.
   double compaction_debt_growth_per_s = 0;
   uint64_t compaction_debt_bytes_end = 0;
+  double compaction_debt_rise_per_s = 0;
   // The store's disk space: the largest interval reading and the reading
   // after the last request completed.
   uint64_t disk_bytes_peak = 0;

@@ -113,7 +113,8 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
   SpaceObject(&j, r);
   j.Field("backlog_at_generation_end", d.backlog_at_generation_end)
       .Field("compaction_debt_growth_bytes_per_s", d.compaction_debt_growth_per_s)
-      .Field("compaction_debt_bytes_end", d.compaction_debt_bytes_end);
+      .Field("compaction_debt_bytes_end", d.compaction_debt_bytes_end)
+      .Field("compaction_debt_rise_bytes_per_s", d.compaction_debt_rise_per_s);
   uint64_t stalled_seconds = 0;
   for (const auto& s : d.intervals) stalled_seconds += s.write_stalled;
   j.Field("stalled_intervals", stalled_seconds);

@@ -47,7 +47,7 @@ StepVerdict JudgeStep(const DriverResult& r, double target,
     Append(&v.why, std::to_string(r.errors) + " requests failed");
   }
   // Debt may grow by a share of what is written, or by the tolerance over
-  // the half step the trend is fitted on, whichever is more: RocksDB's
+  // the half step, whichever is more: RocksDB's
   // estimate moves in whole files (a flush adds one to L0 at once), so at a
   // low rate one file's step looks like fast growth.
   const double written_per_s = search.write_bytes_per_op * target;
@@ -55,10 +55,11 @@ StepVerdict JudgeStep(const DriverResult& r, double target,
   const double max_debt_growth = std::max(
       search.max_debt_growth * written_per_s,
       half_step_s > 0 ? search.debt_tolerance_bytes / half_step_s : 0.0);
-  if (r.compaction_debt_growth_per_s > max_debt_growth) {
+  if (r.compaction_debt_rise_per_s > max_debt_growth) {
     Append(&v.why,
-           Format("compaction debt grew %.2f MB/s (limit %.2f MB/s)",
-                  r.compaction_debt_growth_per_s / 1e6, max_debt_growth / 1e6));
+           Format("compaction debt rose %.2f MB/s above its first-half peak "
+                  "(limit %.2f MB/s)",
+                  r.compaction_debt_rise_per_s / 1e6, max_debt_growth / 1e6));
   }
   v.sustained = v.why.empty();
   return v;
@@ -89,6 +90,7 @@ SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
     s.backlog_growth_per_s = r.backlog_growth_per_s;
     s.backlog_at_end = r.backlog_at_generation_end;
     s.debt_growth_bytes_per_s = r.compaction_debt_growth_per_s;
+    s.debt_rise_bytes_per_s = r.compaction_debt_rise_per_s;
     s.p99_us = r.all.Percentile(99) / 1e3;
     s.step_s = r.generation_s;
     s.verdict = JudgeStep(r, rate, search);
@@ -147,8 +149,9 @@ std::string SustainableJson(const SustainableResult& r,
              "over a step: no request failed; offered >= 99% of target; completed >= 99% of "
              "offered while offered; backlog growth <= 1% of target per "
              "second and backlog at the end <= max_backlog_s of load; "
-             "compaction debt growth over the second half of the step <= "
-             "max(max_debt_growth x bytes written, debt_tolerance_bytes)")
+             "compaction debt's rise at the end above its first-half peak "
+             "<= max(max_debt_growth x bytes written in the second half, "
+             "debt_tolerance_bytes)")
       .Field("max_backlog_s", search.max_backlog_s)
       .Field("max_debt_growth", search.max_debt_growth)
       .Field("debt_tolerance_bytes", search.debt_tolerance_bytes)
@@ -163,6 +166,7 @@ std::string SustainableJson(const SustainableResult& r,
         .Field("backlog_growth_per_s", s.backlog_growth_per_s)
         .Field("backlog_at_end", s.backlog_at_end)
         .Field("compaction_debt_growth_bytes_per_s", s.debt_growth_bytes_per_s)
+        .Field("compaction_debt_rise_bytes_per_s", s.debt_rise_bytes_per_s)
         .Field("p99_us", s.p99_us)
         .Field("generator_limited", s.verdict.generator_limited)
         .Field("sustained", s.verdict.sustained)

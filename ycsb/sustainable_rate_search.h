@@ -10,9 +10,10 @@
 //     the second half is at most 1% of R per second, and at the end it
 //     holds at most max_backlog_s seconds of load;
 //   - the store did not keep up by deferring compaction: its compaction
-//     debt grew over the second half by at most max_debt_growth of the
-//     bytes written meanwhile, or by debt_tolerance_bytes if that is more
-//     (RocksDB's estimate moves a whole file at a time).
+//     debt at the end is above its peak in the step's first half by at
+//     most max_debt_growth of the bytes written in the second half, or by
+//     debt_tolerance_bytes if that is more (the estimate moves a whole file
+//     at a time; a sawtooth ending on a tooth is not growth).
 // Each failed step's report says which of these failed, with the figures.
 // The search multiplies the rate by `factor` per step until a step fails,
 // then bisects between the last sustained and the first failed rate.
@@ -55,7 +56,8 @@ struct SustainableStep {
   double achieved_ops_per_s = 0;  // during generation
   double backlog_growth_per_s = 0;
   uint64_t backlog_at_end = 0;
-  double debt_growth_bytes_per_s = 0;
+  double debt_growth_bytes_per_s = 0;  // fitted, for the record
+  double debt_rise_bytes_per_s = 0;    // what is judged
   double p99_us = 0;
   double step_s = 0;
   StepVerdict verdict;

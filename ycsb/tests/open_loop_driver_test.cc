@@ -332,9 +332,37 @@ TEST(OpenLoopDriver, StoreGaugesAreSampledEveryInterval) {
   // One more reading after the last request: the end, and the peak.
   EXPECT_EQ(r.disk_bytes_end, r.intervals.back().disk_bytes + 1000000);
   EXPECT_EQ(r.disk_bytes_peak, r.disk_bytes_end);
-  // 2 MB per 0.1 s interval.
+  // 2 MB per 0.1 s interval, fitted and as the rise above the first
+  // half's peak.
   EXPECT_NEAR(r.compaction_debt_growth_per_s, 20e6, 20e6 * 0.15);
+  EXPECT_NEAR(r.compaction_debt_rise_per_s, 20e6, 20e6 * 0.15);
   EXPECT_GT(r.compaction_debt_bytes_end, 0u);
+}
+
+// Debt as RocksDB's estimate moves: up a file at a time, down in a
+// compaction. A run that ends on a tooth is not growing its debt: the
+// last reading does not rise above the first half's peak.
+class SawtoothDebtBinding : public NullBinding {
+ public:
+  uint64_t CompactionDebtBytes() override {
+    return (calls_++ % 5) * 10000000;  // 0, 10, 20, 30, 40 MB, 0, ...
+  }
+
+ private:
+  std::atomic<uint64_t> calls_{0};
+};
+
+TEST(OpenLoopDriver, SawtoothDebtDoesNotRise) {
+  SawtoothDebtBinding db;
+  CoreWorkload w(ReadOnlySpec(), 1);
+  DriverConfig c;
+  c.target_ops_per_s = 2000;
+  c.operation_count = 4000;  // 2 s
+  c.status_interval_s = 0.1;
+  c.progress = false;
+  DriverResult r = OpenLoopDriver(c, &w, &db).Run();
+  ASSERT_GE(r.intervals.size(), 10u);
+  EXPECT_EQ(r.compaction_debt_rise_per_s, 0);
 }
 
 }  // namespace

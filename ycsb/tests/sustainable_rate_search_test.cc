@@ -57,7 +57,7 @@ TEST(SustainableRateSearch, StepVerdictNamesEveryFailedCondition) {
   ok.achieved_during_generation_ops_per_s = 995;
   ok.backlog_growth_per_s = 2;
   ok.backlog_at_generation_end = 500;
-  ok.compaction_debt_growth_per_s = 4e6;  // 4% of what is written
+  ok.compaction_debt_rise_per_s = 4e6;  // 4% of what is written
   StepVerdict v = JudgeStep(ok, 1000, search);
   EXPECT_TRUE(v.sustained) << v.why;
   EXPECT_FALSE(v.generator_limited);
@@ -84,10 +84,10 @@ TEST(SustainableRateSearch, StepVerdictNamesEveryFailedCondition) {
 
   // Every request served, by letting compaction fall behind.
   DriverResult deferring = ok;
-  deferring.compaction_debt_growth_per_s = 20e6;  // 20% of what is written
+  deferring.compaction_debt_rise_per_s = 20e6;  // 20% of what is written
   v = JudgeStep(deferring, 1000, search);
   EXPECT_FALSE(v.sustained);
-  EXPECT_NE(v.why.find("compaction debt grew 20.00 MB/s (limit 5.00"),
+  EXPECT_NE(v.why.find("compaction debt rose 20.00 MB/s above its first-half peak (limit 5.00"),
             std::string::npos) << v.why;
 
   // At a low rate one more file in the estimate is a steep slope: growth
@@ -98,10 +98,10 @@ TEST(SustainableRateSearch, StepVerdictNamesEveryFailedCondition) {
   DriverResult slow_writes = ok;
   slow_writes.offered_ops_per_s = 2500;
   slow_writes.achieved_during_generation_ops_per_s = 2500;
-  slow_writes.compaction_debt_growth_per_s = 0.45e6;  // 13.5 MB in 30 s
+  slow_writes.compaction_debt_rise_per_s = 0.45e6;  // 13.5 MB in 30 s
   v = JudgeStep(slow_writes, 2500, small);
   EXPECT_TRUE(v.sustained) << v.why;
-  slow_writes.compaction_debt_growth_per_s = 3e6;  // 90 MB in 30 s
+  slow_writes.compaction_debt_rise_per_s = 3e6;  // 90 MB in 30 s
   v = JudgeStep(slow_writes, 2500, small);
   EXPECT_FALSE(v.sustained);
   EXPECT_NE(v.why.find("(limit 2.24 MB/s)"), std::string::npos) << v.why;
