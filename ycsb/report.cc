@@ -110,7 +110,9 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
   if (!d.closed_loop) j.Field("generator_priority_raised", d.generator_priority_raised);
   if (d.generator_lag.Count()) LatencyObject(&j, "generator_lag_us", d.generator_lag);
   FloorObject(&j, r);
-  SpaceObject(&j, r);
+  // A search's report holds its best step, not the tree the whole search
+  // built: its space figures would divide one by the other.
+  if (r.mode != "find-sustainable") SpaceObject(&j, r);
   j.Field("backlog_at_generation_end", d.backlog_at_generation_end)
       .Field("compaction_debt_growth_bytes_per_s", d.compaction_debt_growth_per_s)
       .Field("compaction_debt_bytes_end", d.compaction_debt_bytes_end)
@@ -207,7 +209,7 @@ void PrintSummary(FILE* f, const RunReport& r) {
     fprintf(f, "[%s] peak RSS %.1f MiB\n", r.phase.c_str(),
             r.peak_rss_bytes / 1048576.0);
   }
-  if (d.disk_bytes_peak > 0) {
+  if (d.disk_bytes_peak > 0 && r.mode != "find-sustainable") {
     fprintf(f, "[%s] disk %.1f MiB at the end, %.1f MiB at peak; logical "
             "data %.1f MiB: space amplification %.2f (peak %.2f)\n",
             r.phase.c_str(), d.disk_bytes_end / 1048576.0,

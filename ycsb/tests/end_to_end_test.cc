@@ -594,6 +594,13 @@ TEST_F(EndToEnd, NullStoreFindSustainableIsGeneratorOrClientBound) {
   EXPECT_EQ(j["mode"].text, "find-sustainable");
   EXPECT_GE(j["sustainable"]["sustainable_ops_per_s"].number, 2000);
   EXPECT_GE(j["sustainable"]["steps"].items.size(), 2u);
+  // Every step says whether it was sustained and, if not, why.
+  for (const Json& step : j["sustainable"]["steps"].items) {
+    EXPECT_EQ(step["why_not"].kind, Json::kString);
+  }
+  // The report holds the best step, not the whole search's tree: no space
+  // figures that would divide one by the other.
+  EXPECT_EQ(j["space"].kind, Json::kNull);
 }
 
 }  // namespace
