@@ -305,11 +305,11 @@ class IntervalReporter {
     s.offered_ops_per_s = s.generated / dt;
     s.queue_depth = run_->queue.depth();
     s.outstanding = gen > completed ? gen - completed : 0;
-    LatencyHistogram all_interval;
+    LatencyHistogram intended[kOpTypes], all_interval;
     for (int t = 0; t < kOpTypes; t++) {
-      LatencyHistogram d = IntervalOf(cur_intended_[t], prev_intended_[t]);
-      s.p99_us[t] = d.Percentile(99) / 1e3;
-      all_interval.Merge(d);
+      intended[t] = IntervalOf(cur_intended_[t], prev_intended_[t]);
+      s.p99_us[t] = intended[t].Percentile(99) / 1e3;
+      all_interval.Merge(intended[t]);
     }
     s.p99_all_us = all_interval.Percentile(99) / 1e3;
     s.write_stalled = db_->WritesStalledSinceLastCall();
@@ -317,7 +317,7 @@ class IntervalReporter {
     s.compaction_debt_bytes = db_->CompactionDebtBytes();
     result_->max_queue_depth = std::max(result_->max_queue_depth, s.queue_depth);
     result_->disk_bytes_peak = std::max(result_->disk_bytes_peak, s.disk_bytes);
-    EmitHistograms(now);
+    EmitHistograms(now, intended);
     Advance(now, completed, gen);
     return s;
   }
@@ -327,7 +327,11 @@ class IntervalReporter {
   void Finish(int64_t now) {
     if (!c_.on_interval_histograms) return;
     TakeSnapshot();
-    EmitHistograms(now);
+    LatencyHistogram intended[kOpTypes];
+    for (int t = 0; t < kOpTypes; t++) {
+      intended[t] = IntervalOf(cur_intended_[t], prev_intended_[t]);
+    }
+    EmitHistograms(now, intended);
   }
 
  private:
@@ -350,11 +354,12 @@ class IntervalReporter {
     return d;
   }
 
-  void EmitHistograms(int64_t now) {
+  // intended: this interval's latency histograms, already taken by the
+  // caller; service time's are taken here, only when someone wants them.
+  void EmitHistograms(int64_t now, const LatencyHistogram* intended) {
     if (!c_.on_interval_histograms) return;
-    LatencyHistogram intended[kOpTypes], service[kOpTypes];
+    LatencyHistogram service[kOpTypes];
     for (int t = 0; t < kOpTypes; t++) {
-      intended[t] = IntervalOf(cur_intended_[t], prev_intended_[t]);
       service[t] = IntervalOf(cur_service_[t], prev_service_[t]);
     }
     IntervalHistograms h;

@@ -72,9 +72,13 @@ struct Invocation {
 // Mean bytes the workload writes per operation (key and record, for the
 // write shares of the mix): the scale find-sustainable judges compaction
 // debt against.
+// Key and record bytes of one record (the keys of a run share a length).
+uint64_t RecordBytes(const Invocation& inv, const CoreWorkload& w) {
+  return w.KeyOf(inv.spec.insert_start).size() + inv.spec.value_size();
+}
+
 double WriteBytesPerOp(const Invocation& inv, const CoreWorkload& w) {
-  double record = double(w.KeyOf(inv.spec.insert_start).size()) +
-                  double(inv.spec.value_size());
+  const double record = double(RecordBytes(inv, w));
   if (inv.phase == Phase::kLoad) return record;
   double writes = 0;
   for (int t = 0; t < kOpTypes; t++) {
@@ -271,7 +275,7 @@ uint64_t LogicalBytes(const Invocation& inv, const CoreWorkload& w,
   uint64_t inserted = r.per_op[insert].Count();
   uint64_t live = inv.phase == Phase::kLoad ? inserted
                                             : inv.spec.record_count + inserted;
-  return live * (w.KeyOf(inv.spec.insert_start).size() + inv.spec.value_size());
+  return live * RecordBytes(inv, w);
 }
 
 // hdrhistogram.fileoutput: the run's interval histograms as HdrHistogram

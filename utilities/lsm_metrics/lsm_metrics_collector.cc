@@ -216,13 +216,26 @@ class LsmMetricsCollector::Impl {
     operations_ = operations;
   }
 
+  // The attached DB, to read outside mu_ (the caller holds attach_mu_,
+  // which keeps it open; see the top).
+  DB* CurrentDb() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return db_;
+  }
+
+  // Writers' stall time so far: earlier attachments' plus, while attached,
+  // the live counter since Attach. One place, so that Report and
+  // StallCounters agree exactly.
+  uint64_t WriterStallMicrosLocked(const DbCounters& live, bool attached) const {
+    return retired_.writer_stall_micros +
+           (attached ? live.writer_stall_micros -
+                           attach_counters_.writer_stall_micros
+                     : 0);
+  }
+
   LsmMetricsReport Report() const {
     std::lock_guard<std::mutex> attach_lock(attach_mu_);
-    DB* db;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      db = db_;
-    }
+    DB* const db = CurrentDb();
     // While attached, read live figures (outside our lock; see the top).
     DbCounters live;
     ColumnFamilyMetaData meta;
@@ -241,10 +254,7 @@ class LsmMetricsCollector::Impl {
     r.user_keys = retired_.user_keys +
                   (attached ? live.user_keys - attach_counters_.user_keys : 0);
     const uint64_t writer_stall_micros =
-        retired_.writer_stall_micros +
-        (attached ? live.writer_stall_micros -
-                        attach_counters_.writer_stall_micros
-                  : 0);
+        WriterStallMicrosLocked(live, attached);
     r.writer_stall_s = writer_stall_micros / 1e6;
     r.flush_bytes = flush_bytes_;
     r.compaction_read_bytes = compaction_read_bytes_;
@@ -295,11 +305,7 @@ class LsmMetricsCollector::Impl {
   LsmStallCounters StallCounters() const {
     // As Report: attach_mu_ keeps the DB open while it is read outside mu_.
     std::lock_guard<std::mutex> attach_lock(attach_mu_);
-    DB* db;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      db = db_;
-    }
+    DB* const db = CurrentDb();
     DbCounters live;
     if (db != nullptr) {
       ReadDbStats(db, &live);
@@ -307,12 +313,8 @@ class LsmMetricsCollector::Impl {
     std::lock_guard<std::mutex> lock(mu_);
     const bool attached = db_ != nullptr && db_ == db;
     LsmStallCounters c;
-    // Same arithmetic as Report, so that the two agree exactly.
     const uint64_t writer_stall_micros =
-        retired_.writer_stall_micros +
-        (attached ? live.writer_stall_micros -
-                        attach_counters_.writer_stall_micros
-                  : 0);
+        WriterStallMicrosLocked(live, attached);
     c.writer_stall_s = writer_stall_micros / 1e6;
     c.stall_count = episodes_.size() + (in_episode_ ? 1 : 0);
     c.stall_total_s = ended_stall_total_s_;
