@@ -3,8 +3,8 @@
 
   plot.py timeseries out/loada.json [out/loada-vlsm.json ...] -o ts.png
       throughput and P99 per interval; intervals with writes stalled shaded
-  plot.py load out/sweep-stock/stock.csv out/sweep-vlsm/vlsm.csv -o p99.png [--op update]
-      P99 against offered load (% of sustainable), one line per sweep CSV
+  plot.py load p99_vs_load-rocksdb.csv p99_vs_load-vlsm.csv -o p99.png [--op update]
+      P99 against offered load, one line per CSV (eval/report.py writes them)
   plot.py cdf out/runa.json out/runa-vlsm.json -o cdf.png [--op read]
       latency CDF tail (1 - CDF on a log axis), from the reports' histograms
   plot.py bars table.csv -o bars.png [--log]

@@ -13,7 +13,7 @@
 #      tests/reliability/crash_writer in each of sync and nosync mode, and
 #      VLSM_FAULT_REPEAT repetitions of the disk-full and I/O-error tests;
 #   4. underload: scripts/under_load.sh, YCSB Load A at 95% of vLSM's
-#      sustainable rate for VLSM_UNDERLOAD_SECONDS (default 600), then every
+#      sustainable rate for 600 s (under_load.sh LOAD_SECONDS), then every
 #      record read back, with the peak RSS.
 # Builds build/debug (Debug, for kill points and fault injection) and the
 # reliability targets of build/ (Release) if needed.
@@ -109,6 +109,6 @@ fi
 if wants underload; then
   echo "== 4. under load: YCSB Load A at 95% of vLSM's sustainable rate"
   cmake --build build -j "${VLSM_JOBS:-2}" --target ycsb_vlsm | tail -1
-  VLSM_UNDERLOAD_DIR="$work/under-load" scripts/under_load.sh
+  scripts/under_load.sh OUT="$work/under-load"
 fi
 echo "== stress runs passed; logs in $work"

@@ -5,42 +5,49 @@
 # verification finds every record; prints the peak RSS (memory must not
 # grow without bound: the report's peak_rss_bytes against the DB's memtable
 # and block cache budget).
-#   1. find-sustainable on a scratch DB (steps of VLSM_UNDERLOAD_STEP s);
-#   2. load VLSM_UNDERLOAD_SECONDS x 95% of that rate records at 95% of it;
+#   1. find-sustainable on a scratch DB (steps of STEP s);
+#   2. load LOAD_SECONDS x 95% of that rate records at 95% of it;
 #   3. ycsb_vlsm verify on the loaded DB.
 # The search runs on a young tree: with 20 s steps it overestimated what a
 # 10-minute load sustains as the tree grows (measured: 76 K/s found, about
 # 45 K/s held; docs/reliability.md); since issue 21 a step must also end
 # with a bounded backlog and compaction debt not growing, and steps last
-# 60 s by default. VLSM_UNDERLOAD_RATE skips the search and loads at that
-# rate (ops/s) instead.
-# Environment: VLSM_UNDERLOAD_SECONDS (default 600), VLSM_UNDERLOAD_STEP
-# (default 60), VLSM_UNDERLOAD_DIR (default build/under-load; not tmpfs:
-# direct I/O), VLSM_YCSB_BIN (default build/ycsb_vlsm).
-# Output: <dir>/{sustainable,load}.{json,csv,out,err}, verify.{out,err}.
+# 60 s by default. RATE skips the search and loads at that rate (ops/s).
+# A reliability check, not a benchmark: it runs vLSM as
+# scripts/bench/systems.py defines it (one region), nothing else.
+#
+# usage: under_load.sh [SETTINGS.env] [KEY=VALUE...]  (scripts/bench/README.md)
+#   LOAD_SECONDS (default 600), STEP (default 60), RATE (default: search),
+#   OUT (default build/under-load; not tmpfs: direct I/O),
+#   YCSB (default build/ycsb_vlsm)
+# Output: <OUT>/{sustainable,load}.{json,csv,out,err}, verify.{out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/checks.sh
 source "$VLSM_ROOT/scripts/lib/checks.sh"
-seconds=${VLSM_UNDERLOAD_SECONDS:-600}
-step=${VLSM_UNDERLOAD_STEP:-60}
-out=${VLSM_UNDERLOAD_DIR:-$VLSM_ROOT/build/under-load}
-ycsb=${VLSM_YCSB_BIN:-$VLSM_ROOT/build/ycsb_vlsm}
-require_positive_int VLSM_UNDERLOAD_SECONDS "$seconds"
-require_positive_int VLSM_UNDERLOAD_STEP "$step"
+# shellcheck source=bench/settings.sh
+source "$VLSM_ROOT/scripts/bench/settings.sh"
+declare -A S=([LOAD_SECONDS]=600 [STEP]=60 [RATE]= [OUT]=build/under-load [YCSB]=build/ycsb_vlsm)
+settings_read "$@"
+seconds=${S[LOAD_SECONDS]} step=${S[STEP]} out=${S[OUT]} ycsb=${S[YCSB]}
+[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+[[ "$ycsb" = /* ]] || ycsb=$VLSM_ROOT/$ycsb
+require_positive_int LOAD_SECONDS "$seconds"
+require_positive_int STEP "$step"
+[ -z "${S[RATE]}" ] || require_positive_int RATE "${S[RATE]}"
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+mapfile -t vlsm < <(python3 "$VLSM_ROOT/scripts/bench/systems.py" ycsb vlsm)
 rm -rf "$out"; mkdir -p "$out"
+# The load runs with direct I/O (as the benchmarks do: systems.py). The
+# verification reads through the page cache: with direct I/O every read
+# is a disk read, and 25.8 M of them took over an hour here.
 common=(-P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 -p fieldlength=200
-        -p threads=4 -p vlsm=true)
-# The load runs with direct I/O (as the benchmarks do). The verification
-# reads through the page cache: with direct I/O every read is a disk read,
-# and 25.8 M of them took over an hour here.
+        -p threads=4 "${vlsm[@]}")
 load_io=(-p direct_io=true)
 verify_io=(-p direct_io=false)
 
-if [ -n "${VLSM_UNDERLOAD_RATE:-}" ]; then
-  require_positive_int VLSM_UNDERLOAD_RATE "$VLSM_UNDERLOAD_RATE"
-  rate=$VLSM_UNDERLOAD_RATE
+if [ -n "${S[RATE]}" ]; then
+  rate=${S[RATE]}
   echo "== 1. rate given: $rate ops/s (no search)"
 else
   echo "== 1. vLSM's sustainable Load A rate (steps of $step s)"

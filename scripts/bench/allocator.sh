@@ -3,24 +3,27 @@
 # linked into the executable (build/db_bench_vlsm, as the fork ships its
 # tools) and without it (build/db_bench_vlsm_glibc: glibc malloc, what a
 # process that brings no allocator gets, since librocksdb.so.9 links none).
-# Both systems of scripts/bench/lib.sh (stock, vlsm), alternating the two
-# binaries VLSM_ALLOC_ROUNDS times (default 3). Prints each run's ops/s, P99
+# RocksDB and vLSM (scripts/bench/systems.py), alternating the two
+# binaries ROUNDS times (default 3). Prints each run's ops/s, P99
 # write latency and peak RSS, and the medians' ratios (glibc / jemalloc);
 # writes the same to $out/summary.json.
 #
-# Environment: VLSM_ALLOC_KEYS (default 2000000 records of 200 bytes),
-# VLSM_ALLOC_ROUNDS, VLSM_BENCH_DIR (default build/bench/allocator).
+# usage: allocator.sh [SETTINGS.env] [KEY=VALUE...]: KEYS (default 2000000
+# records of 200 bytes), ROUNDS, OUT (default build/bench/allocator).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/checks.sh
 source "$VLSM_ROOT/scripts/lib/checks.sh"
+# shellcheck source=settings.sh
+source "$VLSM_ROOT/scripts/bench/settings.sh"
+declare -A S=([KEYS]=2000000 [ROUNDS]=3 [OUT]=build/bench/allocator)
+settings_read "$@"
+keys=${S[KEYS]} rounds=${S[ROUNDS]} out=${S[OUT]}
+[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+require_positive_int KEYS "$keys"
+require_positive_int ROUNDS "$rounds"
 # shellcheck source=lib.sh
 source "$VLSM_ROOT/scripts/bench/lib.sh"
-keys=${VLSM_ALLOC_KEYS:-2000000}
-rounds=${VLSM_ALLOC_ROUNDS:-3}
-out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/allocator}
-require_positive_int VLSM_ALLOC_KEYS "$keys"
-require_positive_int VLSM_ALLOC_ROUNDS "$rounds"
 cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target db_bench_vlsm db_bench_vlsm_glibc | tail -1
 mkdir -p "$out"
 : > "$out/runs.tsv"
@@ -28,11 +31,11 @@ mkdir -p "$out"
 run() {  # system, allocator -> one line in runs.tsv: system allocator ops/s p99_us rss_kib
   local system=$1 alloc=$2 bin=$VLSM_ROOT/build/db_bench_vlsm flags_text
   [ "$alloc" = glibc ] && bin=$VLSM_ROOT/build/db_bench_vlsm_glibc
-  flags_text=$(vlsm_bench_flags "$system")
+  flags_text=$(python3 "$VLSM_ROOT/scripts/bench/systems.py" db_bench "$system")
   local -a sys_flags
   mapfile -t sys_flags <<< "$flags_text"
   rm -rf "$out/db"
-  /usr/bin/time -f '%M' -o "$out/rss" "$bin" "${VLSM_BENCH_COMMON[@]}" "${sys_flags[@]}" \
+  /usr/bin/time -f '%M' -o "$out/rss" "$bin" "${bench_common[@]}" "${sys_flags[@]}" \
     --db="$out/db" --benchmarks=fillrandom,waitforcompaction --num="$keys" \
     --value_size=200 > "$out/run.out" 2> "$out/run.err" ||
     { tail -5 "$out/run.err" >&2; exit 1; }
@@ -44,7 +47,7 @@ run() {  # system, allocator -> one line in runs.tsv: system allocator ops/s p99
 
 echo "system allocator ops/s p99_us peak_rss_kib"
 for ((r = 1; r <= rounds; r++)); do
-  for system in stock vlsm; do
+  for system in rocksdb vlsm; do
     run "$system" jemalloc
     run "$system" glibc
   done
@@ -55,7 +58,7 @@ import json, statistics, sys
 out = sys.argv[1]
 runs = [line.split("\t") for line in open(f"{out}/runs.tsv").read().split("\n") if line]
 summary = {}
-for system in ("stock", "vlsm"):
+for system in ("rocksdb", "vlsm"):
     med = {}
     for alloc in ("jemalloc", "glibc"):
         rows = [r for r in runs if r[0] == system and r[1] == alloc]
@@ -65,7 +68,7 @@ for system in ("stock", "vlsm"):
                       "peak_rss_mib": statistics.median(float(r[4]) for r in rows) / 1024}
     ratio = {k: med["glibc"][k] / med["jemalloc"][k] for k in ("ops_per_sec", "p99_us", "peak_rss_mib")}
     summary[system] = {"median": med, "glibc_over_jemalloc": ratio}
-    print(f"{system:5}: ops/s {med['jemalloc']['ops_per_sec']:.0f} (jemalloc) vs "
+    print(f"{system:7}: ops/s {med['jemalloc']['ops_per_sec']:.0f} (jemalloc) vs "
           f"{med['glibc']['ops_per_sec']:.0f} (glibc), ratio {ratio['ops_per_sec']:.3f}; "
           f"P99 {med['jemalloc']['p99_us']:.1f} vs {med['glibc']['p99_us']:.1f} us; "
           f"peak RSS {med['jemalloc']['peak_rss_mib']:.0f} vs {med['glibc']['peak_rss_mib']:.0f} MiB")

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # What the LSM metrics collector costs: the same fillrandom with upstream's
 # db_bench (no collector) and with db_bench_vlsm (collector attached, vLSM
-# off), alternating, VLSM_OVERHEAD_ROUNDS times (default 5); prints each
+# off), alternating, ROUNDS times (default 5); prints each
 # run's ops/s and the median ratio. Two cases: memtable only (no flush, the
 # write path alone) and with flushes and compactions (callbacks firing).
 #
-# Environment: VLSM_OVERHEAD_KEYS (default 2000000), VLSM_OVERHEAD_ROUNDS,
-# VLSM_BENCH_DIR (default build/bench/overhead).
+# usage: collector_overhead.sh [SETTINGS.env] [KEY=VALUE...]: KEYS (default
+# 2000000), ROUNDS, OUT (default build/bench/overhead).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/checks.sh
 source "$VLSM_ROOT/scripts/lib/checks.sh"
-keys=${VLSM_OVERHEAD_KEYS:-2000000}
-rounds=${VLSM_OVERHEAD_ROUNDS:-5}
-out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/overhead}
-require_positive_int VLSM_OVERHEAD_KEYS "$keys"
-require_positive_int VLSM_OVERHEAD_ROUNDS "$rounds"
+# shellcheck source=settings.sh
+source "$VLSM_ROOT/scripts/bench/settings.sh"
+declare -A S=([KEYS]=2000000 [ROUNDS]=5 [OUT]=build/bench/overhead)
+settings_read "$@"
+keys=${S[KEYS]} rounds=${S[ROUNDS]} out=${S[OUT]}
+[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+require_positive_int KEYS "$keys"
+require_positive_int ROUNDS "$rounds"
 cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target db_bench db_bench_vlsm | tail -1
 mkdir -p "$out"
 

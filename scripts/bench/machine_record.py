@@ -1,6 +1,6 @@
 """Reads the <run>.machine.json that scripts/bench/machine.sh writes beside a
 run's report: what else the machine did during the run. Shared by the
-db_bench summary (summarize.py) and the evaluation reports (eval/report.py).
+db_bench summary (eval/report_db_bench.py) and the evaluation reports (eval/report.py).
 """
 import json
 import os

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Meta's production-like workload (db_bench mixgraph, Cao et al., FAST '20),
-# stock vs vLSM side by side: a fillrandom load, then mixgraph on the loaded
+# RocksDB vs vLSM side by side: a fillrandom load, then mixgraph on the loaded
 # DB with the published "prefix_dist" parameters: key ranges and keys drawn
 # from the fitted power/exponential models (a skewed, Pareto-like key
 # popularity) and value sizes from the fitted generalized Pareto
@@ -9,41 +9,45 @@
 # the run is closed-loop, so it measures I/O amplification and compaction
 # shape, not latency under a given load.
 #
-# Environment: VLSM_BENCH_KEYS (default 10000000), VLSM_BENCH_OPS (mixgraph
-# operations, default 10000000), VLSM_BENCH_DIR (default
-# build/bench/mixgraph), VLSM_BENCH_VLSM_FLAGS, VLSM_JOBS, and for the
-# paper's Fig. 13c (I/O amplification, uniform against Pareto-like keys):
-#   VLSM_BENCH_MIX       production (default: 85% gets, 14% puts, 1% seeks)
-#                        or puts (100% puts: the writes that cost I/O)
-#   VLSM_BENCH_KEY_DIST  prefix (default: the fitted key-range and key
-#                        popularity models) or uniform (every key equally
-#                        likely: db_bench's random modeling, key_dist_a=0)
+# usage: mixgraph.sh [SETTINGS.env] [KEY=VALUE...]   (scripts/bench/README.md)
+#   KEYS     keys loaded by fillrandom (default 10000000)
+#   OPS      mixgraph operations (default 10000000)
+#   MIX      production (default: 85% gets, 14% puts, 1% seeks) or puts
+#            (100% puts: the writes that cost I/O; the paper's Fig. 13c)
+#   KEY_DIST prefix (default: the fitted key-range and key popularity
+#            models) or uniform (every key equally likely: db_bench's
+#            random modeling, key_dist_a=0)
+#   SYSTEMS  default "rocksdb vlsm";  OUT  default build/bench/mixgraph
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lib/checks.sh
 source "$VLSM_ROOT/scripts/lib/checks.sh"
-. "$VLSM_ROOT/scripts/lib/deps.sh"
-. "$VLSM_ROOT/scripts/bench/lib.sh"
-
-keys=${VLSM_BENCH_KEYS:-10000000}
-ops=${VLSM_BENCH_OPS:-10000000}
-out=${VLSM_BENCH_DIR:-$VLSM_ROOT/build/bench/mixgraph}
-require_positive_int VLSM_BENCH_KEYS "$keys"
-require_positive_int VLSM_BENCH_OPS "$ops"
-case "${VLSM_BENCH_MIX:-production}" in
+# shellcheck source=settings.sh
+source "$VLSM_ROOT/scripts/bench/settings.sh"
+declare -A S=([KEYS]=10000000 [OPS]=10000000 [MIX]=production [KEY_DIST]=prefix
+              [SYSTEMS]="rocksdb vlsm" [OUT]=build/bench/mixgraph)
+settings_read "$@"
+keys=${S[KEYS]} ops=${S[OPS]} out=${S[OUT]}
+[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+require_positive_int KEYS "$keys"
+require_positive_int OPS "$ops"
+case "${S[MIX]}" in
   production) mix=(--mix_get_ratio=0.85 --mix_put_ratio=0.14 --mix_seek_ratio=0.01) ;;
   puts) mix=(--mix_get_ratio=0 --mix_put_ratio=1 --mix_seek_ratio=0) ;;
-  *) echo "error: VLSM_BENCH_MIX must be production or puts, got '$VLSM_BENCH_MIX'" >&2; exit 2 ;;
+  *) echo "error: MIX must be production or puts, got '${S[MIX]}'" >&2; exit 2 ;;
 esac
-case "${VLSM_BENCH_KEY_DIST:-prefix}" in
+case "${S[KEY_DIST]}" in
   prefix) keydist=(--key_dist_a=0.002312 --key_dist_b=0.3467 --keyrange_num=30
             --keyrange_dist_a=14.18 --keyrange_dist_b=-2.917 --keyrange_dist_c=0.0164
             --keyrange_dist_d=-0.08082) ;;
   # All of them 0: db_bench draws every key uniformly (its random modeling).
   uniform) keydist=(--key_dist_a=0 --key_dist_b=0 --keyrange_dist_a=0 --keyrange_dist_b=0
              --keyrange_dist_c=0 --keyrange_dist_d=0) ;;
-  *) echo "error: VLSM_BENCH_KEY_DIST must be prefix or uniform, got '$VLSM_BENCH_KEY_DIST'" >&2; exit 2 ;;
+  *) echo "error: KEY_DIST must be prefix or uniform, got '${S[KEY_DIST]}'" >&2; exit 2 ;;
 esac
+for system in ${S[SYSTEMS]}; do python3 "$VLSM_ROOT/scripts/bench/systems.py" options "$system" >/dev/null || exit 2; done
+. "$VLSM_ROOT/scripts/lib/deps.sh"
+. "$VLSM_ROOT/scripts/bench/lib.sh"
 mixgraph=(--benchmarks=mixgraph,waitforcompaction --use_existing_db=1 --num="$keys" --reads="$ops"
   "${keydist[@]}" --value_k=0.2615 --value_sigma=25.45
   --mix_max_value_size=1024 --iter_k=2.517 --iter_sigma=14.236 "${mix[@]}")
@@ -51,7 +55,7 @@ mixgraph=(--benchmarks=mixgraph,waitforcompaction --use_existing_db=1 --num="$ke
 vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3 time
 vlsm_bench_build
 runs=()
-for system in stock vlsm; do
+for system in ${S[SYSTEMS]}; do
   db="$out/$system-db"
   rm -rf "$db"
   vlsm_bench_run "$out" "$system-load" "$system" --benchmarks=fillrandom,waitforcompaction \
@@ -61,5 +65,5 @@ for system in stock vlsm; do
   runs+=("$system-mixgraph=$out/$system-mixgraph.json")
 done
 echo
-echo "== mixgraph (${VLSM_BENCH_MIX:-production} mix, ${VLSM_BENCH_KEY_DIST:-prefix} keys, Pareto values), $ops operations on $keys keys"
-python3 "$VLSM_ROOT/scripts/bench/summarize.py" --json "$out/summary.json" "${runs[@]}"
+echo "== mixgraph (${S[MIX]} mix, ${S[KEY_DIST]} keys, Pareto values), $ops operations on $keys keys"
+python3 "$VLSM_ROOT/scripts/bench/eval/report_db_bench.py" --json "$out/summary.json" "${runs[@]}"

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import unittest
 
-from eval_test_util import SYSTEMS, run
+from eval_test_util import SYSTEMS, run, run_with_settings
 
 TMP = os.path.join(os.environ.get("TEST_TMPDIR", "/tmp"), "eval_runs")
 
@@ -27,11 +27,11 @@ class EvalRuns(unittest.TestCase):
         os.makedirs(TMP)
         cls.out = os.path.join(TMP, "out")
         cls.db = os.path.join(TMP, "db")
-        cls.runs = run(["bash", "scripts/bench/eval/run_abcd.sh"], {
-            "VLSM_EVAL_RECORDS": "20000", "VLSM_EVAL_REGIONS": "1",
-            "VLSM_EVAL_WORKLOADS": "a d", "VLSM_EVAL_DISTRIBUTIONS": "zipfian",
-            "VLSM_EVAL_RUN_SECONDS": "2", "VLSM_EVAL_OUT": cls.out,
-            "VLSM_EVAL_DB": cls.db})
+        cls.runs = run_with_settings("scripts/bench/eval/run_abcd.sh",
+                                     os.path.join(TMP, "runs.env"), {
+            "RECORDS": "20000", "REGIONS": "1", "WORKLOADS": "a d",
+            "DISTRIBUTIONS": "zipfian", "RUN_SECONDS": "2", "OUT": cls.out,
+            "DB": cls.db})
 
     def test_pipeline(self):
         self.assertEqual(self.runs.returncode, 0, self.runs.stderr)
@@ -94,18 +94,20 @@ class EvalRuns(unittest.TestCase):
         self.assertEqual(len(rows), 1 + 2 * len(SYSTEMS))  # Run A and D, each system
 
     def test_bad_settings_stop_before_anything_is_created(self):
-        for env, says in [({"VLSM_EVAL_SYSTEMS": "vlsm rocksdb-io"}, "must include rocksdb"),
-                          ({"VLSM_EVAL_WORKLOADS": "a z"}, "'z'"),
-                          ({"VLSM_EVAL_DISTRIBUTIONS": "pareto"}, "pareto"),
-                          ({"VLSM_EVAL_RUN_LOAD": "0"}, "VLSM_EVAL_RUN_LOAD"),
-                          ({"VLSM_EVAL_RUN_SECONDS": "1m"}, "VLSM_EVAL_RUN_SECONDS")]:
+        for overrides, says in [(["SYSTEMS=vlsm rocksdb-io"], "must include rocksdb"),
+                                (["WORKLOADS=a z"], "'z'"),
+                                (["DISTRIBUTIONS=pareto"], "pareto"),
+                                (["RUN_LOAD=0"], "RUN_LOAD"),
+                                (["RUN_SECONDS=1m"], "RUN_SECONDS"),
+                                (["LOADS=50"], "unknown setting 'LOADS'")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)
-            r = run(["bash", "scripts/bench/eval/run_abcd.sh"], dict(env, VLSM_EVAL_OUT=out))
-            self.assertEqual(r.returncode, 2, (env, r.stderr))
+            r = run(["bash", "scripts/bench/eval/run_abcd.sh",
+                     "scripts/bench/eval/settings/run-abcd-1region-12M.env", *overrides,
+                     f"OUT={out}"])
+            self.assertEqual(r.returncode, 2, (overrides, r.stderr))
             self.assertIn(says, r.stderr)
-            self.assertFalse(os.path.exists(out), env)
-
+            self.assertFalse(os.path.exists(out), overrides)
 
 if __name__ == "__main__":
     unittest.main()

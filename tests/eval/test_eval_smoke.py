@@ -10,6 +10,7 @@ a repeat for report_repeats.py, whose medians are checked against the two
 runs. Bad settings stop with exit 2 before any run. Each compaction
 step's cost (bytes written per byte flushed, overlap) is checked against
 a committed 4-region report, since these runs are too small to flush.
+Every committed settings file names only known settings and systems.
 """
 import json
 import os
@@ -17,7 +18,7 @@ import shutil
 import sys
 import unittest
 
-from eval_test_util import SYSTEMS, run
+from eval_test_util import SYSTEMS, run, run_with_settings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts", "bench", "eval"))
@@ -32,29 +33,27 @@ class EvalSmoke(unittest.TestCase):
         shutil.rmtree(TMP, ignore_errors=True)
         os.makedirs(TMP)
         cls.out = os.path.join(TMP, "out")
-        cls.load = run(["bash", "scripts/bench/eval/load_a.sh"], {
-            "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "20 40",
-            "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_FLOOR_SECONDS": "1", "VLSM_EVAL_OUT": cls.out,
-            "VLSM_EVAL_DB": os.path.join(TMP, "db")})
+        load_a = "scripts/bench/eval/load_a.sh"
+        db = os.path.join(TMP, "db")
+        cls.load = run_with_settings(load_a, os.path.join(TMP, "smoke.env"), {
+            "RECORDS": "30000", "LOADS": "20 40", "REGIONS": "2",
+            "FLOOR_SECONDS": "1", "OUT": cls.out, "DB": db})
         cls.out2 = os.path.join(TMP, "repeat")
         base = os.path.join(cls.out, "sustainable-rocksdb.json")
         rate = 1  # setUpClass's first load failed: test_pipeline reports it
         if os.path.exists(base):
             with open(base) as f:
                 rate = int(json.load(f)["achieved_ops_per_s"])
-        cls.repeat = run(["bash", "scripts/bench/eval/load_a.sh"], {
-            "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "40",
-            "VLSM_EVAL_BASE_RATE": str(rate), "VLSM_EVAL_BLOOM_BITS": "10",
-            "VLSM_EVAL_SUBCOMPACTIONS": "2", "VLSM_EVAL_RATE_LIMIT": "64m",
-            "VLSM_EVAL_FLOOR_SECONDS": "0", "VLSM_EVAL_REGIONS": "2", "VLSM_EVAL_OUT": cls.out2,
-            "VLSM_EVAL_DB": os.path.join(TMP, "db")})
-        # Another sample of a sustainable rate alone (VLSM_EVAL_LOADS=none).
+        # The same settings file, overridden on the command line.
+        cls.repeat = run(["bash", load_a, os.path.join(TMP, "smoke.env"), "LOADS=40",
+                          f"BASE_RATE={rate}", "BLOOM_BITS=10", "SUBCOMPACTIONS=2",
+                          "RATE_LIMIT=64m", "FLOOR_SECONDS=0", f"OUT={cls.out2}"])
+        # Another sample of a sustainable rate alone (LOADS=none).
         cls.out3 = os.path.join(TMP, "sustainable-only")
-        cls.sustainable_only = run(["bash", "scripts/bench/eval/load_a.sh"], {
-            "VLSM_EVAL_RECORDS": "30000", "VLSM_EVAL_LOADS": "none",
-            "VLSM_EVAL_SYSTEMS": "vlsm", "VLSM_EVAL_BASE_RATE": str(rate),
-            "VLSM_EVAL_SUSTAINABLE": "1", "VLSM_EVAL_REGIONS": "2",
-            "VLSM_EVAL_OUT": cls.out3, "VLSM_EVAL_DB": os.path.join(TMP, "db")})
+        cls.sustainable_only = run_with_settings(load_a, os.path.join(TMP, "alone.env"), {
+            "RECORDS": "30000", "LOADS": "none", "SYSTEMS": "vlsm",
+            "BASE_RATE": str(rate), "SUSTAINABLE": "1", "REGIONS": "2",
+            "OUT": cls.out3, "DB": db})
 
     def test_pipeline(self):
         self.assertEqual(self.load.returncode, 0, self.load.stderr)
@@ -150,9 +149,10 @@ class EvalSmoke(unittest.TestCase):
         self.assertEqual(self.repeat.returncode, 0, self.repeat.stderr)
         with open(os.path.join(self.out2, "config.txt")) as f:
             config = f.read()
-        self.assertIn("bloom_bits=10", config)
-        self.assertIn("subcompactions=2", config)
-        self.assertIn("rate_limit=64m", config)
+        self.assertIn("settings " + os.path.join(TMP, "smoke.env"), config)
+        self.assertIn("BLOOM_BITS=10 ", config)
+        self.assertIn("SUBCOMPACTIONS=2 ", config)
+        self.assertIn("RATE_LIMIT=64m ", config)
         # The shared option reaches every system's RocksDB options string
         # (ycsb_vlsm parses it strictly: a misspelt option fails the run).
         for s in SYSTEMS:
@@ -203,41 +203,83 @@ class EvalSmoke(unittest.TestCase):
             self.assertEqual(json.load(f)["operations"], 30000)
         with open(os.path.join(self.out3, "config.txt")) as f:
             config = f.read()
-        self.assertIn("loads=none", config)
+        self.assertIn("LOADS=none ", config)
         self.assertNotIn("base_rate=", config)
 
     def test_bad_settings_stop_before_any_run(self):
-        for env, says in [({"VLSM_EVAL_SYSTEMS": "rocksdb leveldb"}, "leveldb"),
-                          ({"VLSM_EVAL_LOADS": "50 x"}, "VLSM_EVAL_LOADS"),
-                          ({"VLSM_EVAL_LOADS": "none 50"}, "VLSM_EVAL_LOADS"),
-                          ({"VLSM_EVAL_LOADS": "none", "VLSM_EVAL_BASE_RATE": "100"},
-                           "VLSM_EVAL_SUSTAINABLE=1"),
-                          ({"VLSM_EVAL_REGIONS": "0"}, "VLSM_EVAL_REGIONS"),
-                          ({"VLSM_EVAL_BASE_RATE": "abc"}, "VLSM_EVAL_BASE_RATE"),
-                          ({"VLSM_EVAL_LOWER_CPU": "yes"}, "VLSM_EVAL_LOWER_CPU"),
-                          ({"VLSM_EVAL_SUSTAINABLE": "2"}, "VLSM_EVAL_SUSTAINABLE"),
-                          ({"VLSM_EVAL_BLOOM_BITS": "ten"}, "VLSM_EVAL_BLOOM_BITS"),
-                          ({"VLSM_EVAL_SUBCOMPACTIONS": "0"}, "VLSM_EVAL_SUBCOMPACTIONS")]:
+        for overrides, says in [(["SYSTEMS=rocksdb leveldb"], "unknown system 'leveldb' (one of: rocksdb rocksdb-io vlsm"),
+                                (["LOADS=50 x"], "LOADS"),
+                                (["LOADS=none 50"], "LOADS"),
+                                (["LOADS=none", "BASE_RATE=100"], "SUSTAINABLE=1"),
+                                (["SYSTEMS=vlsm"], "put rocksdb in SYSTEMS or set BASE_RATE"),
+                                (["REGIONS=0"], "REGIONS"),
+                                (["BASE_RATE=abc"], "BASE_RATE"),
+                                (["LOWER_CPU=yes"], "LOWER_CPU"),
+                                (["SUSTAINABLE=2"], "SUSTAINABLE"),
+                                (["BLOOM_BITS=ten"], "BLOOM_BITS"),
+                                (["SUBCOMPACTIONS=0"], "SUBCOMPACTIONS"),
+                                (["RECORD=5"], "unknown setting 'RECORD'"),
+                                (["records=5"], "'records=5' is not KEY=VALUE")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)
-            r = run(["bash", "scripts/bench/eval/load_a.sh"], dict(env, VLSM_EVAL_OUT=out))
-            self.assertEqual(r.returncode, 2, (env, r.stderr))
+            # A settings file without BASE_RATE: the SYSTEMS=vlsm case must
+            # fail for want of RocksDB's rate, not run.
+            r = run(["bash", "scripts/bench/eval/load_a.sh",
+                     "scripts/bench/eval/settings/load-a-1region-12M.env", *overrides,
+                     f"OUT={out}"])
+            self.assertEqual(r.returncode, 2, (overrides, r.stderr))
             self.assertIn(says, r.stderr)
-            self.assertFalse(os.path.exists(out), env)
+            self.assertFalse(os.path.exists(out), overrides)
+
+    def test_settings_files_refuse_unknown_keys_and_old_variables(self):
+        out = os.path.join(TMP, "bad")
+        shutil.rmtree(out, ignore_errors=True)
+        bad = os.path.join(TMP, "bad.env")
+        with open(bad, "w") as f:
+            f.write("RECORDS=1000\n# a comment\n\nREGIONZ=2\n")
+        r = run(["bash", "scripts/bench/eval/load_a.sh", bad, f"OUT={out}"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(f"{bad}:4: unknown setting 'REGIONZ' (known: ", r.stderr)
+        # A command from before issue 22 would run the defaults: refused.
+        r = run(["bash", "scripts/bench/eval/load_a.sh", "scripts/bench/eval/settings/demo.env",
+                 f"OUT={out}"], {"VLSM_EVAL_RECORDS": "30000"})
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("VLSM_EVAL_RECORDS is no longer read", r.stderr)
+        r = run(["bash", "scripts/bench/eval/load_a.sh", os.path.join(TMP, "missing.env")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("no settings file", r.stderr)
+        r = run(["bash", "scripts/bench/eval/load_a.sh"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("usage:", r.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_committed_settings_files_are_valid(self):
+        """Each committed settings file, with a bad RECORDS appended on the
+        command line: the file itself passes (keys and systems known), and
+        the run stops at the override, before anything runs."""
+        d = os.path.join("scripts", "bench", "eval", "settings")
+        files = sorted(os.listdir(d))
+        self.assertIn("demo.env", files)
+        for name in files:
+            script = "run_abcd.sh" if name.startswith("run-") else "load_a.sh"
+            r = run(["bash", f"scripts/bench/eval/{script}", os.path.join(d, name), "RECORDS=x"])
+            self.assertEqual(r.returncode, 2, (name, r.stderr))
+            self.assertIn("RECORDS must be a positive whole number", r.stderr, name)
 
     def test_bench_script_settings_stop_before_any_run(self):
         # Fig. 13c's knobs of mixgraph.sh, and fig13c.sh's sizes: exit 2
         # with one line naming the setting, before anything is built.
-        for script, env, says in [
-                ("mixgraph.sh", {"VLSM_BENCH_MIX": "writes"}, "VLSM_BENCH_MIX"),
-                ("mixgraph.sh", {"VLSM_BENCH_KEY_DIST": "pareto"}, "VLSM_BENCH_KEY_DIST"),
-                ("fig13c.sh", {"VLSM_BENCH_OPS": "lots"}, "VLSM_BENCH_OPS")]:
+        for script, args, says in [
+                ("mixgraph.sh", ["MIX=writes"], "MIX"),
+                ("mixgraph.sh", ["KEY_DIST=pareto"], "KEY_DIST"),
+                ("mixgraph.sh", ["SYSTEMS=stock"], "unknown system 'stock'"),
+                ("fill.sh", ["KEYZ=1"], "unknown setting 'KEYZ'"),
+                ("fig13c.sh", ["OPS=lots"], "OPS")]:
             out = os.path.join(TMP, "bench-bad")
-            r = run(["bash", f"scripts/bench/{script}"], dict(env, VLSM_BENCH_DIR=out))
-            self.assertEqual(r.returncode, 2, (script, env, r.stderr))
+            r = run(["bash", f"scripts/bench/{script}", *args, f"OUT={out}"])
+            self.assertEqual(r.returncode, 2, (script, args, r.stderr))
             self.assertIn(says, r.stderr)
-            self.assertFalse(os.path.exists(out), env)
-
+            self.assertFalse(os.path.exists(out), args)
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""scripts/bench/lib.sh and summarize.py end to end at a tiny scale: every
+"""scripts/bench/lib.sh and eval/report_db_bench.py end to end at a tiny scale: every
 db_bench run writes a machine record (what else the machine did) whose CPU
-covers the run's own, a failed run leaves none, and summarize.py prints the
+covers the run's own, a failed run leaves none, and report_db_bench.py prints the
 records and puts them in its JSON, with "-" for a run that has none; an
 unknown system exits 2 before anything runs.
 
@@ -43,7 +43,7 @@ class BenchLibMachineRecords(unittest.TestCase):
         shutil.rmtree(WORK, ignore_errors=True)
         os.makedirs(WORK)
         cls.runs = {}
-        for system in ("stock", "vlsm"):
+        for system in ("rocksdb", "vlsm"):
             name = system + "-fill"
             cls.runs[name] = bench_run(name, system, *fill_flags(name))
 
@@ -67,7 +67,7 @@ class BenchLibMachineRecords(unittest.TestCase):
                                     "%s: %r against %s" % (name, record, user + system))
 
     def test_a_failed_run_leaves_no_machine_record(self):
-        p = bench_run("bad", "stock", "--benchmarks=fillrandom", "--no_such_flag=1",
+        p = bench_run("bad", "rocksdb", "--benchmarks=fillrandom", "--no_such_flag=1",
                       "--db=" + os.path.join(WORK, "bad-db"))
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertIn("db_bench_vlsm failed for bad", p.stderr)
@@ -77,20 +77,20 @@ class BenchLibMachineRecords(unittest.TestCase):
         # Before the fix an unknown system ran db_bench with no system flags.
         p = bench_run("nosys", "stokc", *fill_flags("nosys"))
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
-        self.assertIn("unknown system 'stokc'", p.stderr)
+        self.assertIn("unknown system 'stokc' (one of: rocksdb rocksdb-io vlsm", p.stderr)
         self.assertFalse(os.path.exists(self.path("nosys", ".json")))
         self.assertFalse(os.path.exists(os.path.join(WORK, "nosys-db")))
 
-    def test_summarize_prints_the_records_and_dashes_without_one(self):
+    def test_report_prints_the_records_and_dashes_without_one(self):
         # A copy of the vlsm run without its record stands for a run made
         # before lib.sh wrote them.
         for suffix in (".json", ".out"):
             shutil.copy(self.path("vlsm-fill", suffix), self.path("old-fill", suffix))
         summary = os.path.join(WORK, "summary.json")
         p = subprocess.run(
-            [sys.executable, os.path.join(ROOT, "scripts/bench/summarize.py"),
+            [sys.executable, os.path.join(ROOT, "scripts/bench/eval/report_db_bench.py"),
              "--json", summary] +
-            ["%s=%s" % (n, self.path(n, ".json")) for n in ("stock-fill", "vlsm-fill", "old-fill")],
+            ["%s=%s" % (n, self.path(n, ".json")) for n in ("rocksdb-fill", "vlsm-fill", "old-fill")],
             capture_output=True, text=True, timeout=120)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         probe_row = [l for l in p.stdout.splitlines() if l.startswith("machine: CPU probe")]
@@ -98,7 +98,7 @@ class BenchLibMachineRecords(unittest.TestCase):
         cells = probe_row[0].split()[-3:]
         with open(summary) as f:
             rows = {r["name"]: r for r in json.load(f)}
-        for i, name in enumerate(("stock-fill", "vlsm-fill")):
+        for i, name in enumerate(("rocksdb-fill", "vlsm-fill")):
             with open(self.path(name, ".machine.json")) as f:
                 record = json.load(f)
             self.assertEqual(cells[i], str(record["cpu_probe_ms"]), p.stdout)

@@ -1,71 +1,60 @@
 #!/usr/bin/env bash
-# Experiments 1, 2 and 5 of docs/results.md: YCSB Load A, side by side.
+# YCSB Load A, side by side: the one way to run it (experiments 1, 2 and 5
+# of docs/results.md, and scripts/demo.sh).
 #   1. each system's sustainable Load A rate: a closed-loop load of the
 #      whole dataset (4 client threads), its average throughput;
-#   2. open-loop Load A at VLSM_EVAL_LOADS percent of RocksDB's rate
-#      (step 1's, or VLSM_EVAL_BASE_RATE), every system at the same
-#      offered rates, alternating systems at each load;
-#   5. the same on vlsm-sst4/16 and vlsm-phi16/64 (VLSM_EVAL_SYSTEMS).
-# Each run starts from an empty DB and loads VLSM_EVAL_RECORDS records.
+#   2. open-loop Load A at LOADS percent of RocksDB's rate (step 1's, or
+#      BASE_RATE), every system at the same offered rates, alternating
+#      systems at each load.
+# Each run starts from an empty DB and loads RECORDS records.
 # scripts/bench/eval/report.py turns the output into tables and figures.
 #
-# Environment (systems and shared settings: systems.sh):
-#   VLSM_EVAL_SYSTEMS   default "rocksdb rocksdb-io vlsm"
-#   VLSM_EVAL_LOADS     default "50 70 80 90 95" (percent); "none" runs
-#                       step 1 only (e.g. another sample of the sustainable
-#                       rates into a new directory)
-#   VLSM_EVAL_RECORDS   default 48000000 (10.4 GB: with 4 regions each tree
-#                       has L3 partly full, the paper's shape)
-#   VLSM_EVAL_BASE_RATE take this as RocksDB's rate; step 1 is then skipped
-#                       unless VLSM_EVAL_SUSTAINABLE=1 (e.g. step 1 on
-#                       the sensitivity systems alone)
-#   VLSM_EVAL_MAX_SECONDS  open-loop runs stop generating after this long
-#                       (default 1200; an overloaded system then drains its
-#                       queue); step 1 always loads the whole dataset
-#   VLSM_EVAL_OUT       results (default build/eval/<timestamp>)
-#   VLSM_EVAL_DB        DB directory (default build/eval-db; not tmpfs:
-#                       direct I/O)
-# Output: <out>/config.txt, sustainable-<system>.{json,machine.json,csv,out,err},
+# usage: load_a.sh SETTINGS.env [KEY=VALUE...]
+#   e.g. load_a.sh scripts/bench/eval/settings/load-a-4region-48M.env LOADS=80
+# The settings (scripts/bench/README.md, "Settings"): SYSTEMS, RECORDS,
+# LOADS, BASE_RATE, SUSTAINABLE, MAX_SECONDS, OUT, DB and the shared ones
+# (REGIONS, BG_JOBS, SUBCOMPACTIONS, BLOOM_BITS, LOWER_CPU, RATE_LIMIT,
+# FLOOR_SECONDS). Bad settings exit 2 before anything runs.
+# Output: <OUT>/config.txt, sustainable-<system>.{json,machine.json,csv,out,err},
 #         load<pct>-<system>.{json,machine.json,csv,out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-# shellcheck source=../../lib/checks.sh
-source "$VLSM_ROOT/scripts/lib/checks.sh"
-# shellcheck source=systems.sh
-source "$VLSM_ROOT/scripts/bench/eval/systems.sh"
+# shellcheck source=../settings.sh
+source "$VLSM_ROOT/scripts/bench/settings.sh"
 # shellcheck source=ycsb_run.sh
 source "$VLSM_ROOT/scripts/bench/eval/ycsb_run.sh"
+[ $# -gt 0 ] || { echo "usage: $0 SETTINGS.env [KEY=VALUE...] (settings: $VLSM_ROOT/scripts/bench/eval/settings/)" >&2; exit 2; }
+declare -A S
+eval_shared_defaults
+S[LOADS]="50 70 80 90 95" S[BASE_RATE]= S[SUSTAINABLE]=0 S[MAX_SECONDS]=1200
+settings_read "$@"
 eval_check_settings
-systems=${VLSM_EVAL_SYSTEMS:-rocksdb rocksdb-io vlsm}
-loads=${VLSM_EVAL_LOADS:-50 70 80 90 95}
-records=${VLSM_EVAL_RECORDS:-48000000}
-max_seconds=${VLSM_EVAL_MAX_SECONDS:-1200}
-out=${VLSM_EVAL_OUT:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
-db=${VLSM_EVAL_DB:-$VLSM_ROOT/build/eval-db}
-ycsb=$VLSM_ROOT/build/ycsb_vlsm
-require_positive_int VLSM_EVAL_RECORDS "$records"
-require_positive_int VLSM_EVAL_MAX_SECONDS "$max_seconds"
-[ -z "${VLSM_EVAL_BASE_RATE:-}" ] || require_positive_int VLSM_EVAL_BASE_RATE "$VLSM_EVAL_BASE_RATE"
-require_flag VLSM_EVAL_SUSTAINABLE "${VLSM_EVAL_SUSTAINABLE:-0}"
+require_positive_int MAX_SECONDS "${S[MAX_SECONDS]}"
+[ -z "${S[BASE_RATE]}" ] || require_positive_int BASE_RATE "${S[BASE_RATE]}"
+require_flag SUSTAINABLE "${S[SUSTAINABLE]}"
+loads=${S[LOADS]}
 if [ "$loads" = none ]; then
   # Step 1 alone: with a given base rate it would be skipped, and nothing run.
-  [ -z "${VLSM_EVAL_BASE_RATE:-}" ] || [ "${VLSM_EVAL_SUSTAINABLE:-0}" = 1 ] || {
-    echo "error: VLSM_EVAL_LOADS=none with VLSM_EVAL_BASE_RATE runs nothing: set VLSM_EVAL_SUSTAINABLE=1 to measure the sustainable rates" >&2; exit 2; }
+  [ -z "${S[BASE_RATE]}" ] || [ "${S[SUSTAINABLE]}" = 1 ] || {
+    echo "error: LOADS=none with BASE_RATE runs nothing: set SUSTAINABLE=1 to measure the sustainable rates" >&2; exit 2; }
   loads=
 else
-  for pct in $loads; do require_positive_int VLSM_EVAL_LOADS "$pct"; done
+  for pct in $loads; do require_positive_int LOADS "$pct"; done
 fi
-for s in $systems; do eval_system_props "$s" > /dev/null; done
+measure_sustainable=0
+if [ -z "${S[BASE_RATE]}" ] || [ "${S[SUSTAINABLE]}" = 1 ]; then measure_sustainable=1; fi
+if [ -n "$loads" ] && [ -z "${S[BASE_RATE]}" ]; then
+  case " ${S[SYSTEMS]} " in *" rocksdb "*) ;; *)
+    echo "error: the LOADS are percentages of RocksDB's rate: put rocksdb in SYSTEMS or set BASE_RATE" >&2; exit 2;; esac
+fi
+ycsb=$VLSM_ROOT/build/ycsb_vlsm
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+out=${S[OUT]:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
+db=${S[DB]}
+records=${S[RECORDS]}
 mkdir -p "$out"
-mapfile -t common < <(eval_common_props)
-# config.txt gets one paragraph per invocation, so runs added to an output
-# directory later (VLSM_EVAL_BASE_RATE and more loads) say how they ran.
-{
-  echo "run $(date -u +%Y-%m-%dT%H:%MZ): records=$records loads=${loads:-none} systems=$systems max_seconds=$max_seconds"
-  eval_settings_lines
-} >> "$out/config.txt"
-echo "== evaluation: $records records, systems: $systems; output $out"
+eval_config_paragraph load_a.sh >> "$out/config.txt"
+echo "== Load A: $records records, ${S[REGIONS]} region(s), systems: ${S[SYSTEMS]}; output $out"
 
 # run NAME SYSTEM [ycsb properties...]: one load on an empty DB.
 run() {
@@ -76,28 +65,27 @@ run() {
   rm -rf "$db"
 }
 
-if [ -z "${VLSM_EVAL_BASE_RATE:-}" ] || [ "${VLSM_EVAL_SUSTAINABLE:-0}" = 1 ]; then
+if [ "$measure_sustainable" = 1 ]; then
   echo "== 1. sustainable Load A rate (closed loop, whole dataset)"
-  for s in $systems; do run "sustainable-$s" "$s"; done
+  for s in ${S[SYSTEMS]}; do run "sustainable-$s" "$s"; done
 fi
 if [ -z "$loads" ]; then
   echo "== done (no open-loop loads): python3 scripts/bench/eval/report.py $out"
   exit 0
 fi
-if [ -n "${VLSM_EVAL_BASE_RATE:-}" ]; then
-  base=$VLSM_EVAL_BASE_RATE
+if [ -n "${S[BASE_RATE]}" ]; then
+  base=${S[BASE_RATE]}
   echo "== RocksDB's rate given: $base ops/s"
 else
-  [ -f "$out/sustainable-rocksdb.json" ] || { echo "error: the load percentages are of RocksDB's rate: put rocksdb in VLSM_EVAL_SYSTEMS or set VLSM_EVAL_BASE_RATE" >&2; exit 2; }
   base=$(eval_achieved "$out/sustainable-rocksdb.json")
 fi
 echo "base_rate=$base" >> "$out/config.txt"
 
-echo "== 2. open-loop Load A at $loads % of $base ops/s"
+echo "== 2. open-loop Load A at $loads % of $base ops/s (each run at most ${S[MAX_SECONDS]} s)"
 for pct in $loads; do
   rate=$(( base * pct / 100 ))
-  for s in $systems; do
-    run "load$pct-$s" "$s" -p target="$rate" -p maxexecutiontime="$max_seconds"
+  for s in ${S[SYSTEMS]}; do
+    run "load$pct-$s" "$s" -p target="$rate" -p maxexecutiontime="${S[MAX_SECONDS]}"
   done
 done
 echo "== done: python3 scripts/bench/eval/report.py $out"

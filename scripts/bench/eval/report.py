@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Tables and figures from a scripts/bench/eval/load_a.sh output directory.
 
-usage: report.py OUT_DIR [--markdown FILE [--section TAG]] [--figures DIR]
-                 [--json FILE]
+usage: report.py OUT_DIR [--brief] [--markdown FILE [--section TAG]]
+                 [--figures DIR] [--json FILE]
 
-Prints the tables as Markdown. --markdown FILE replaces the text between
+Prints the tables as Markdown; --brief prints one table per load, the
+figures that matter most (scripts/demo.sh). --markdown FILE replaces the text between
 "<!-- TAG:begin -->" and "<!-- TAG:end -->" in FILE with them (TAG is "eval"
 unless --section says otherwise; the rest of FILE, the prose, is left
 alone), so one results page can hold several output directories' tables. --figures DIR writes p99_vs_load.png,
@@ -256,6 +257,42 @@ def render(runs, config):
     return "\n".join(out)
 
 
+def widest_step(f):
+    """(MiB, "L0→L1") of the compaction that read the most input, over
+    every level but flushes."""
+    steps = [(d["max_input_mib"], f"L{int(lv) - 1}→L{lv}") for lv, d in f["levels"].items()
+             if int(lv) > 0 and d["compactions"]]
+    return max(steps, default=(0.0, "–"))
+
+
+def render_brief(runs, config):
+    """One table per open-loop load: latency, stalls, the widest step, I/O
+    and CPU, each system a row."""
+    out = []
+    for pct in loads_of(runs):
+        rows = [(s, runs[(f"load{pct}", s)]) for s in systems_of(runs)
+                if (f"load{pct}", s) in runs]
+        if not rows:
+            continue
+        offered = int(rows[0][1]["offered_ops_per_s"])
+        secs = max(f["elapsed_s"] for _, f in rows)
+        out += [f"**Load A, open loop, {offered:,} ops/s offered ({pct}% of RocksDB's rate), "
+                f"{rows[0][1]['operations']:,} inserts, up to {secs:,.0f} s** "
+                "(insert latency from the intended start, ms):", ""]
+        out.append(table(
+            ["system", "achieved ops/s", "P50", "P99", "P99.9", "max",
+             "stalls: count / total s / longest s", "widest step (MiB)",
+             "I/O amp.", "CPU µs/op"],
+            [[s, fmt(int(f["achieved_ops_per_s"])), fmt(f["p50_ms"], 2), fmt(f["p99_ms"]),
+              fmt(f["p99_9_ms"]), fmt(f["max_ms"]),
+              f"{f['stall_count']} / {fmt(f['stall_s'])} / {fmt(f['longest_stall_s'], 2)}",
+              "%s (%s)" % (fmt(widest_step(f)[0]), widest_step(f)[1]),
+              fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2)]
+             for s, f in rows]))
+        out.append("")
+    return "\n".join(out) if out else "(no open-loop load in this directory)"
+
+
 def render_floor_and_space(rows):
     """The harness's share and what each system costs in disk and memory,
     for [(system, figures)] of one load; [] for reports older than these
@@ -459,6 +496,8 @@ def publish(text, args, figures_json):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
+    ap.add_argument("--brief", action="store_true",
+                    help="one table per load: the figures that matter most")
     ap.add_argument("--markdown")
     ap.add_argument("--section", default="eval",
                     help="the marker tag in --markdown (default: eval)")
@@ -466,7 +505,8 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     runs, config = read_out_dir(a.out, load_dir, "load_a.sh")
-    publish(render(runs, config), a, {"/".join(k): v for k, v in sorted(runs.items())})
+    text = render_brief(runs, config) if a.brief else render(runs, config)
+    publish(text, a, {"/".join(k): v for k, v in sorted(runs.items())})
     if a.figures:
         figures(runs, a.out, a.figures)
     return 0

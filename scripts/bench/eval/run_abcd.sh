@@ -2,15 +2,15 @@
 # Experiments 1 (second half) and 3 of docs/results.md: YCSB Run A, B, C
 # and D after Load A, uniform and Zipfian, side by side.
 #   0. each system gets one DB, filled by a closed-loop Load A of
-#      VLSM_EVAL_RECORDS records; the runs below all use that DB;
+#      RECORDS records; the runs below all use that DB;
 #      every phase (fill and run) ends by waiting for its flushes and
 #      compactions (rocksdb.wait_for_compaction, not counted in its time),
 #      so each run starts from a settled tree, not from the debt a
 #      closed-loop fill or the run before it left, and its bytes and CPU
 #      include the compaction its own writes caused;
 #   1. for each workload and distribution, each system's closed-loop rate
-#      (VLSM_EVAL_RUN_SECONDS/2 seconds, 4 client threads);
-#   3. then an open-loop run of VLSM_EVAL_RUN_SECONDS at VLSM_EVAL_RUN_LOAD
+#      (RUN_SECONDS/2 seconds, 4 client threads);
+#   3. then an open-loop run of RUN_SECONDS at RUN_LOAD
 #      percent of RocksDB's closed-loop rate for that same workload and
 #      distribution, every system at the same offered rate.
 # Systems alternate at every step, so a slow minute of the machine does
@@ -18,55 +18,43 @@
 # here it runs uniform and Zipfian like the others, as the issue asks.
 # scripts/bench/eval/report.py turns the output into tables.
 #
-# Environment (systems and shared settings: systems.sh):
-#   VLSM_EVAL_SYSTEMS      default "rocksdb rocksdb-io vlsm"; must include
-#                          rocksdb (its rates set the offered loads)
-#   VLSM_EVAL_WORKLOADS    default "a b c d"
-#   VLSM_EVAL_DISTRIBUTIONS default "uniform zipfian"
-#   VLSM_EVAL_RECORDS      default 48000000 (as load_a.sh)
-#   VLSM_EVAL_RUN_SECONDS  open-loop run length, default 120
-#   VLSM_EVAL_RUN_LOAD     percent of RocksDB's rate offered, default 80
-#   VLSM_EVAL_OUT          results (default build/eval/<timestamp>)
-#   VLSM_EVAL_DB           DB directories' parent (default build/eval-db;
-#                          one <system> directory each, removed at the end)
-# Output: <out>/config.txt, fill-<system>.*, closed-<w>-<dist>-<system>.*,
+# usage: run_abcd.sh SETTINGS.env [KEY=VALUE...]
+#   e.g. run_abcd.sh scripts/bench/eval/settings/run-abcd-4region-48M.env
+# The settings (scripts/bench/README.md, "Settings"): SYSTEMS (must include
+# rocksdb: its rates set the offered loads), WORKLOADS, DISTRIBUTIONS,
+# RECORDS, RUN_SECONDS (open-loop run length), RUN_LOAD (percent of
+# RocksDB's rate offered), OUT, DB (the DB directories' parent: one
+# <system> directory each, removed at the end) and the shared ones.
+# Output: <OUT>/config.txt, fill-<system>.*, closed-<w>-<dist>-<system>.*,
 #         run<pct>-<w>-<dist>-<system>.{json,machine.json,csv,out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-# shellcheck source=../../lib/checks.sh
-source "$VLSM_ROOT/scripts/lib/checks.sh"
-# shellcheck source=systems.sh
-source "$VLSM_ROOT/scripts/bench/eval/systems.sh"
+# shellcheck source=../settings.sh
+source "$VLSM_ROOT/scripts/bench/settings.sh"
 # shellcheck source=ycsb_run.sh
 source "$VLSM_ROOT/scripts/bench/eval/ycsb_run.sh"
+[ $# -gt 0 ] || { echo "usage: $0 SETTINGS.env [KEY=VALUE...] (settings: $VLSM_ROOT/scripts/bench/eval/settings/)" >&2; exit 2; }
+declare -A S
+eval_shared_defaults
+S[WORKLOADS]="a b c d" S[DISTRIBUTIONS]="uniform zipfian" S[RUN_SECONDS]=120 S[RUN_LOAD]=80
+settings_read "$@"
 eval_check_settings
-systems=${VLSM_EVAL_SYSTEMS:-rocksdb rocksdb-io vlsm}
-workloads=${VLSM_EVAL_WORKLOADS:-a b c d}
-distributions=${VLSM_EVAL_DISTRIBUTIONS:-uniform zipfian}
-records=${VLSM_EVAL_RECORDS:-48000000}
-seconds=${VLSM_EVAL_RUN_SECONDS:-120}
-pct=${VLSM_EVAL_RUN_LOAD:-80}
-out=${VLSM_EVAL_OUT:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
-dbs=${VLSM_EVAL_DB:-$VLSM_ROOT/build/eval-db}
-ycsb=$VLSM_ROOT/build/ycsb_vlsm
-require_positive_int VLSM_EVAL_RECORDS "$records"
-require_positive_int VLSM_EVAL_RUN_SECONDS "$seconds"
-require_positive_int VLSM_EVAL_RUN_LOAD "$pct"
-for s in $systems; do eval_system_props "$s" > /dev/null; done
-case " $systems " in *" rocksdb "*) ;; *) echo "error: VLSM_EVAL_SYSTEMS must include rocksdb: its rates set the offered loads" >&2; exit 2;; esac
+systems=${S[SYSTEMS]} workloads=${S[WORKLOADS]} distributions=${S[DISTRIBUTIONS]}
+records=${S[RECORDS]} seconds=${S[RUN_SECONDS]} pct=${S[RUN_LOAD]} dbs=${S[DB]}
+require_positive_int RUN_SECONDS "$seconds"
+require_positive_int RUN_LOAD "$pct"
+case " $systems " in *" rocksdb "*) ;; *) echo "error: SYSTEMS must include rocksdb: its rates set the offered loads" >&2; exit 2;; esac
 for w in $workloads; do
-  [ -f "$VLSM_ROOT/ycsb/workloads/workload$w" ] || { echo "error: VLSM_EVAL_WORKLOADS: no workload '$w' (a b c d e f)" >&2; exit 2; }
+  [ -f "$VLSM_ROOT/ycsb/workloads/workload$w" ] || { echo "error: WORKLOADS: no workload '$w' (a b c d e f)" >&2; exit 2; }
 done
 for d in $distributions; do
-  case "$d" in uniform|zipfian|latest) ;; *) echo "error: VLSM_EVAL_DISTRIBUTIONS: '$d' is not uniform, zipfian or latest" >&2; exit 2;; esac
+  case "$d" in uniform|zipfian|latest) ;; *) echo "error: DISTRIBUTIONS: '$d' is not uniform, zipfian or latest" >&2; exit 2;; esac
 done
+ycsb=$VLSM_ROOT/build/ycsb_vlsm
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+out=${S[OUT]:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
-mapfile -t common < <(eval_common_props)
-{
-  echo "run-abcd $(date -u +%Y-%m-%dT%H:%MZ): records=$records workloads=$workloads distributions=$distributions systems=$systems run_seconds=$seconds run_load=$pct"
-  eval_settings_lines
-} >> "$out/config.txt"
+eval_config_paragraph run_abcd.sh >> "$out/config.txt"
 cleanup() { for s in $systems; do rm -rf "${dbs:?}/$s"; done; }
 trap cleanup EXIT
 echo "== Run A-D: $records records, systems: $systems; output $out"

@@ -1,9 +1,57 @@
-# Sourced by scripts/bench/eval/*.sh: one ycsb_vlsm invocation on one
-# system, its files named after the run, and reading a report back.
-# The caller sets: ycsb (the binary), out (results directory), common
-# (array: eval_common_props) and sources systems.sh.
+# Sourced by scripts/bench/eval/*.sh and scripts/demo.sh: the settings every
+# system shares in an experiment, one ycsb_vlsm invocation on one system
+# (rendered by scripts/bench/systems.py, the one definition of the
+# systems), its files named after the run, and reading a report back.
+# The caller sources ../settings.sh, calls eval_shared_defaults, fills S
+# with its own keys, settings_read "$@", eval_check_settings, and sets
+# ycsb (the binary) and out (the results directory).
 # shellcheck source=../machine.sh
 source "$VLSM_ROOT/scripts/bench/machine.sh"
+# shellcheck source=../../lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
+
+eval_shared_defaults() {  # the shared keys of S and their defaults
+  S[REGIONS]=4 S[BG_JOBS]=2 S[SUBCOMPACTIONS]=1 S[BLOOM_BITS]=0 S[LOWER_CPU]=0
+  S[RATE_LIMIT]=0 S[FLOOR_SECONDS]=10
+  S[SYSTEMS]="rocksdb rocksdb-io vlsm" S[RECORDS]=48000000
+  S[OUT]= S[DB]=build/eval-db
+}
+
+eval_check_settings() {  # exits 2 naming the first bad setting
+  [ -n "${S[SYSTEMS]}" ] || { echo "error: SYSTEMS is empty" >&2; exit 2; }
+  local s msg
+  for s in ${S[SYSTEMS]}; do
+    msg=$(python3 "$VLSM_ROOT/scripts/bench/systems.py" options "$s" 2>&1 >/dev/null) ||
+      { echo "error: SYSTEMS: ${msg#error: }" >&2; exit 2; }
+  done
+  require_positive_int REGIONS "${S[REGIONS]}"
+  require_positive_int BG_JOBS "${S[BG_JOBS]}"
+  require_positive_int SUBCOMPACTIONS "${S[SUBCOMPACTIONS]}"
+  require_flag LOWER_CPU "${S[LOWER_CPU]}"
+  [ "${S[BLOOM_BITS]}" = 0 ] || require_positive_int BLOOM_BITS "${S[BLOOM_BITS]}"
+  [[ "${S[RATE_LIMIT]}" =~ ^[0-9]+[kKmMgG]?$ ]] || {
+    echo "error: RATE_LIMIT must be bytes per second, e.g. 200m or 0 (got '${S[RATE_LIMIT]}')" >&2; exit 2; }
+  [ "${S[FLOOR_SECONDS]}" = 0 ] || require_positive_int FLOOR_SECONDS "${S[FLOOR_SECONDS]}"
+  require_positive_int RECORDS "${S[RECORDS]}"
+  # Relative paths are the checkout's, wherever the script is run from.
+  [[ "${S[DB]}" = /* ]] || S[DB]=$VLSM_ROOT/${S[DB]}
+  if [ -n "${S[OUT]}" ] && [[ "${S[OUT]}" != /* ]]; then S[OUT]=$VLSM_ROOT/${S[OUT]}; fi
+}
+
+eval_common_props() {  # the properties of the run, not of a system, one per line
+  local lower=false
+  [ "${S[LOWER_CPU]}" = 1 ] && lower=true
+  printf '%s\n' -P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 \
+    -p fieldlength=200 -p threads=4 -p regions="${S[REGIONS]}" \
+    -p lower_cpu_priority=$lower -p rocksdb.rate_limit="${S[RATE_LIMIT]}" \
+    -p floor.seconds="${S[FLOOR_SECONDS]}"
+}
+
+eval_system_props() {  # SYSTEM -> its properties (systems.py), one per line
+  python3 "$VLSM_ROOT/scripts/bench/systems.py" ycsb "$1" \
+    max_background_jobs="${S[BG_JOBS]}" max_subcompactions="${S[SUBCOMPACTIONS]}" \
+    bloom_bits="${S[BLOOM_BITS]}"
+}
 
 # eval_ycsb PHASE NAME SYSTEM DB [ycsb properties...]: runs PHASE (load or
 # run) of SYSTEM on the DB directory DB; writes <out>/NAME.{json,csv,out,err}
@@ -11,8 +59,11 @@ source "$VLSM_ROOT/scripts/bench/machine.sh"
 # win, so the caller's properties override the system's and the shared ones.
 eval_ycsb() {
   local phase=$1 name=$2 system=$3 dbdir=$4; shift 4
-  local -a sys
-  mapfile -t sys < <(eval_system_props "$system")
+  local -a common sys
+  local text
+  text=$(eval_system_props "$system") || return 2  # a lost status would run no system
+  mapfile -t sys <<< "$text"
+  mapfile -t common < <(eval_common_props)
   local t0; t0=$(date +%s)
   machine_begin
   if ! "$ycsb" "$phase" "${common[@]}" "${sys[@]}" -p rocksdb.dir="$dbdir" \
@@ -31,8 +82,12 @@ eval_achieved() {  # REPORT -> its average achieved ops/s, whole number
   python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["achieved_ops_per_s"]))' "$1"
 }
 
-eval_settings_lines() {  # the shared settings and the machine, for config.txt
-  echo "regions=${VLSM_EVAL_REGIONS:-4} bg_jobs=${VLSM_EVAL_BG_JOBS:-2} lower_cpu=${VLSM_EVAL_LOWER_CPU:-0} bloom_bits=${VLSM_EVAL_BLOOM_BITS:-0} subcompactions=${VLSM_EVAL_SUBCOMPACTIONS:-1} rate_limit=${VLSM_EVAL_RATE_LIMIT:-0} floor_seconds=${VLSM_EVAL_FLOOR_SECONDS:-10}"
+# config.txt: one paragraph per invocation, so runs added to an output
+# directory later say how they ran: the settings file, every setting, the
+# machine and the library.
+eval_config_paragraph() {  # WHAT
+  echo "$1 $(date -u +%Y-%m-%dT%H:%MZ): settings ${settings_file:-(none)}"
+  settings_lines | grep -vE '^(OUT|DB)=' | tr '\n' ' ' | sed 's/ $/\n/'
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
   echo "library: $(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 }

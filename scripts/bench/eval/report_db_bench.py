@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""One table, side by side, from db_bench_vlsm runs.
+"""One table, side by side, from db_bench_vlsm runs (the report family's
+member for db_bench: report.py and the others read ycsb_vlsm runs).
 
 Each run is NAME=REPORT.json, the --vlsm_report of db_bench_vlsm; db_bench's
 own output is read from the same path with .out instead of .json (written by
 scripts/bench/lib.sh), for the throughput line and the latency histogram,
 and the machine record (what else ran; scripts/bench/machine.sh) from
-.machine.json, when there is one.
+.machine.json, when there is one. Used by fill.sh, mixgraph.sh, fig13c.sh.
 
-usage: summarize.py [--json PATH] NAME=REPORT.json [NAME=REPORT.json ...]
+usage: report_db_bench.py [--json PATH] NAME=REPORT.json [NAME=REPORT.json ...]
 """
 import json
+import os
 import re
 import sys
 from pathlib import Path
 
-from machine_record import machine_figures
+# The machine-record reader is shared with report.py, one level up.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from machine_record import machine_figures  # noqa: E402
 
 RESULT_LINE = re.compile(r"^(\w+)\s*:\s*([\d.]+) micros/op (\d+) ops/sec", re.M)
 
@@ -132,7 +136,7 @@ def main(argv):
         try:
             rows.append(summarize(name, path))
         except (OSError, ValueError, KeyError) as e:
-            sys.stderr.write("summarize.py: %s: cannot read the report %s: %s\n"
+            sys.stderr.write("report_db_bench.py: %s: cannot read the report %s: %s\n"
                              % (name, path, e))
             return 1
     width = max(len(label) for label, _ in TABLE)
