@@ -1,41 +1,59 @@
 #!/usr/bin/env bash
-# The main job: the same db_bench fill on stock leveled RocksDB and on vLSM,
-# side by side, in one run on this machine, then one table of figures.
-# The systems and their flags are in scripts/bench/lib.sh (stock: the paper's
-# sizing, 64 MiB SSTs/memtables, L1 256 MiB, f 8; vLSM: S_M 8 MiB, f 8,
-# Phi 32). Both: 16-byte keys, 200-byte values, uniform random inserts, one
-# writer, no compression, direct I/O for flush and compaction, 2 background
-# jobs. The figures come from db_bench_vlsm's metrics report.
+# The main job: what vLSM is for, lower tail latency under load, in one
+# short run on this machine. Builds what it needs (Release), then runs one
+# open-loop YCSB Load A per system (RocksDB, RocksDB-IO, vLSM: defined in
+# scripts/bench/systems.py) at a fixed offered rate through the one Load A
+# script, and prints one table: write latency P50/P99/P99.9/max, stalls,
+# the widest compaction step, I/O amplification and CPU per operation,
+# plus one PNG of latency over time for all systems.
 #
-# Environment: VLSM_DEMO_KEYS (default 10000000, ~2.2 GB of user data),
-# VLSM_DEMO_DIR (default build/demo; needs O_DIRECT, so not tmpfs),
-# VLSM_JOBS (build jobs, default 2).
-# Output: the table on stdout; build/demo/summary.json; per system
-# <system>.json (metrics report), .out (db_bench output), .err, .time,
-# .machine.json (what else the machine did: scripts/bench/machine.sh).
+# usage: scripts/demo.sh [SETTINGS.env] [KEY=VALUE...]
+# Default settings: scripts/bench/eval/settings/demo.env (4 regions, 85 K
+# inserts/s, 3 minutes per system: about 11 minutes here, plus the build);
+# why that load is there. Any load_a.sh setting scales it, e.g.
+#   scripts/demo.sh RECORDS=48000000 MAX_SECONDS=1200
+# (scripts/bench/README.md, "Settings"). OUT=DIR puts the output elsewhere
+# than build/demo; VLSM_JOBS sets the build's jobs (default 2).
+# Output: the table on stdout; <out>/summary.json (every figure);
+# <out>/timeline.png; the runs' reports (load_a.sh's files).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$VLSM_ROOT"
 . scripts/lib/deps.sh
-. scripts/bench/lib.sh
 
-keys=${VLSM_DEMO_KEYS:-10000000}
-out=${VLSM_DEMO_DIR:-$VLSM_ROOT/build/demo}
-case "$keys" in ''|*[!0-9]*) echo "error: VLSM_DEMO_KEYS must be a whole number, got '$keys'" >&2; exit 2;; esac
-[ "$keys" -ge 100000 ] || { echo "error: VLSM_DEMO_KEYS must be at least 100000 to fill more than L0" >&2; exit 2; }
+settings=scripts/bench/eval/settings/demo.env
+if [ $# -gt 0 ] && [[ "$1" != *=* ]]; then settings=$1; shift; fi
+out=$VLSM_ROOT/build/demo
+for arg in "$@"; do [[ "$arg" != OUT=* ]] || out=${arg#OUT=}; done
+[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
 
-vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3 time
-echo "== building db_bench_vlsm (Release)"
-vlsm_bench_build
+vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3 python3-matplotlib time
+echo "== building ycsb_vlsm (Release)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "${VLSM_JOBS:-2}" --target ycsb_vlsm | tail -1
 
-for system in stock vlsm; do
-  rm -rf "$out/$system-db"
-  vlsm_bench_run "$out" "$system" "$system" --benchmarks=fillrandom,waitforcompaction \
-    --num="$keys" --value_size=200 --db="$out/$system-db"
-  rm -rf "$out/$system-db"  # keep the reports, not GBs of SSTs
-done
+# A fresh output directory: load_a.sh adds to an existing one.
+rm -rf "$out"
+t0=$(date +%s)
+scripts/bench/eval/load_a.sh "$settings" "$@" OUT="$out"
+minutes=$(( ($(date +%s) - t0 + 30) / 60 ))
 
 echo
-echo "== stock leveled RocksDB vs vLSM, $keys random inserts (16 B keys, 200 B values)"
-python3 scripts/bench/summarize.py --json "$out/summary.json" \
-  stock="$out/stock.json" vlsm="$out/vlsm.json"
+python3 scripts/bench/eval/report.py "$out" --brief --json "$out/summary.json"
+# One figure: throughput and P99 per second, every system (in the
+# definition's order), stalls shaded; of the first load if there are more.
+pct=$(ls "$out" | sed -n 's/^load\([0-9]*\)-.*\.csv$/\1/p' | sort -n | head -1)
+reports=() labels=()
+for s in $(python3 scripts/bench/systems.py names); do
+  [ -f "$out/load$pct-$s.json" ] || continue
+  reports+=("$out/load$pct-$s.json"); labels+=("$s")
+done
+if scripts/plot.py timeseries "${reports[@]}" --op insert \
+    --labels "$(IFS=,; echo "${labels[*]}")" -o "$out/timeline.png"; then
+  echo "Latency over time: $out/timeline.png"
+else
+  echo "note: no figure drawn (python3-matplotlib); the per-second figures are in $out/load*.csv" >&2
+fi
+echo "This is one short run ($minutes minutes in all) on this machine, and single runs"
+echo "of the same load differ several-fold in their tails here. The measured"
+echo "results, repeated runs and what they mean: docs/results.md."
