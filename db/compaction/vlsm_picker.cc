@@ -15,42 +15,6 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options) {
-  if (cf_options.compaction_pri != kVlsm) {
-    return Status::OK();
-  }
-  const char* kHint = " (ConfigureVlsm() in rocksdb/vlsm.h sets every option "
-                      "vLSM needs)";
-  if (cf_options.compaction_style != kCompactionStyleLevel) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs compaction_style=kCompactionStyleLevel",
-        kHint);
-  }
-  if (cf_options.level_compaction_dynamic_level_bytes) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs level_compaction_dynamic_level_bytes="
-        "false: dynamic level sizing ignores "
-        "max_bytes_for_level_multiplier_additional, which sets Phi",
-        kHint);
-  }
-  if (cf_options.num_levels < 3) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs num_levels >= 3 (L0, the vSST level L1 "
-        "and L2)",
-        kHint);
-  }
-  if (cf_options.max_bytes_for_level_multiplier < 2) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs max_bytes_for_level_multiplier (f) >= 2",
-        kHint);
-  }
-  if (cf_options.target_file_size_base == 0) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs target_file_size_base (S_M) > 0", kHint);
-  }
-  return Status::OK();
-}
-
 CompactionPri LiveSwitchHome(CompactionPri opened) {
   return opened == kVlsm ? kMinOverlappingRatio : opened;
 }

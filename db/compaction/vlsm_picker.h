@@ -41,11 +41,6 @@ struct MutableCFOptions;
 // level_compaction_dynamic_level_bytes=false, so it is always L1.
 constexpr int kVlsmVsstLevel = 1;
 
-// InvalidArgument naming the option to change when compaction_pri = kVlsm is
-// combined with something it cannot work with; OK otherwise (and for every
-// other compaction_pri).
-Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options);
-
 // A live switch of compaction_pri (SetOptions on an open column family, made
 // possible by patch 0003): OK when the value stays, or when it moves between
 // kVlsm and the column family's home priority, the stock priority it opened
