@@ -236,17 +236,8 @@ std::vector<size_t> OrderL1FilesGoodFirst(
   std::vector<Candidate> candidates;
   candidates.reserve(l1_files.size());
 
-  struct ByInternalKey {
-    const InternalKeyComparator& icmp;
-    const InternalKey& Smallest(const FileMetaData* f) const { return f->smallest; }
-    const InternalKey& Largest(const FileMetaData* f) const { return f->largest; }
-    uint64_t Size(const FileMetaData* f) const { return f->fd.GetFileSize(); }
-    int Compare(const InternalKey& a, const InternalKey& b) const {
-      return icmp.Compare(a, b);
-    }
-  };
   const std::vector<uint64_t> overlaps =
-      OverlapBytesPerFile(l1_files, l2_files, ByInternalKey{icmp});
+      L2OverlapPerL1File(l1_files, l2_files, icmp.user_comparator());
   for (size_t i = 0; i < l1_files.size(); ++i) {
     const uint64_t size = std::max<uint64_t>(l1_files[i]->fd.GetFileSize(), 1);
     candidates.push_back({i, policy.IsGood(overlaps[i]),

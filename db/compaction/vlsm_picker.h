@@ -120,7 +120,8 @@ Status VlsmCheckL0Order(const Compaction& c);
 bool VlsmAdmitCompaction(Compaction* c, Logger* logger);
 
 // The order in which L1 -> L2 considers L1 files (indexes into l1_files):
-// good vSSTs (L2 overlap <= f * S_M) by ascending overlap ratio
+// good vSSTs (L2 overlap <= f * S_M, measured by user key as the census
+// does: L2OverlapPerL1File) by ascending overlap ratio
 // (overlapping L2 bytes / file size), then the poor ones by ascending ratio.
 // Ties go to the smaller key. l1_files and l2_files are sorted by key, as in
 // a VersionStorageInfo; one merge-like walk, O(|L1| + |L2|) plus the sort.
