@@ -2,6 +2,7 @@
 // column family's options from (S_M, f, Phi); CheckVlsmOptions() judges any
 // column family's options, and is the check DB::Open, CreateColumnFamily and
 // SetOptions run (patch 0002), so users and the DB refuse the same things.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -120,9 +121,13 @@ Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options) {
         "and L2)",
         kHint);
   }
-  if (cf_options.max_bytes_for_level_multiplier < 2) {
+  const double f = cf_options.max_bytes_for_level_multiplier;
+  if (!std::isfinite(f) || f < 2 || std::floor(f) != f) {
+    // VsstCutPolicyFor() takes f as an integer (S_m = S_M / f, the bound
+    // f * S_M): a fraction would silently be cut off.
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs max_bytes_for_level_multiplier (f) >= 2",
+        "compaction_pri=kVlsm needs max_bytes_for_level_multiplier (f) to be "
+        "a whole number >= 2, got " + std::to_string(f),
         kHint);
   }
   if (cf_options.target_file_size_base == 0) {
