@@ -1,51 +1,74 @@
-// ConfigureVlsm(): the public one-call setup of include/rocksdb/vlsm.h.
+// The public vLSM setup of include/rocksdb/vlsm.h: ConfigureVlsm() builds a
+// column family's options from (S_M, f, Phi); CheckVlsmOptions() judges any
+// column family's options, and is the check DB::Open, CreateColumnFamily and
+// SetOptions run (patch 0002), so users and the DB refuse the same things.
+#include <cmath>
 #include <string>
 #include <vector>
 
-#include "db/compaction/vlsm_picker.h"
+#include "options/vlsm_sizing.h"
 #include "rocksdb/vlsm.h"
 
 namespace ROCKSDB_NAMESPACE {
 
-namespace {
+std::string VlsmOptionsFieldName(VlsmParameter parameter) {
+  switch (parameter) {
+    case VlsmParameter::kSstSize:
+      return "sst_size (S_M)";
+    case VlsmParameter::kGrowth:
+      return "growth (f)";
+    case VlsmParameter::kL1L2Growth:
+      return "l1_l2_growth (Phi)";
+    case VlsmParameter::kNumLevels:
+      return "num_levels";
+  }
+  return "?";
+}
 
-Status CheckVlsmParameters(const VlsmOptions& vlsm, int num_levels) {
+Status CheckVlsmSizing(const VlsmOptions& vlsm, int num_levels,
+                       VlsmParameterNamer name) {
+  using P = VlsmParameter;
   if (vlsm.sst_size == 0) {
-    return Status::InvalidArgument("vLSM sst_size (S_M) must be > 0");
+    return Status::InvalidArgument("vLSM " + name(P::kSstSize) +
+                                   " must be > 0");
   }
   if (vlsm.growth < 2) {
-    return Status::InvalidArgument("vLSM growth (f) must be >= 2, got " +
+    return Status::InvalidArgument("vLSM " + name(P::kGrowth) +
+                                   " must be >= 2, got " +
                                    std::to_string(vlsm.growth));
   }
   if (vlsm.l1_l2_growth < vlsm.growth || vlsm.l1_l2_growth % vlsm.growth != 0) {
+    // RocksDB's per-level multipliers (additional[1] = Phi / f) are integers.
     return Status::InvalidArgument(
-        "vLSM l1_l2_growth (Phi) must be a positive multiple of growth (f): "
-        "Phi = " + std::to_string(vlsm.l1_l2_growth) +
+        "vLSM " + name(P::kL1L2Growth) + " must be a positive multiple of " +
+        name(P::kGrowth) + ": Phi = " + std::to_string(vlsm.l1_l2_growth) +
         ", f = " + std::to_string(vlsm.growth));
   }
-  // L1 = f * S_M and L2 = Phi * L1 must fit in 64 bits.
+  // L1 = f * S_M, L2 = Phi * L1 and max_compaction_bytes = (f + 2) * S_M
+  // must fit in 64 bits.
   const uint64_t kMax = ~uint64_t{0};
   const uint64_t f = static_cast<uint64_t>(vlsm.growth);
   const uint64_t phi = static_cast<uint64_t>(vlsm.l1_l2_growth);
   if (vlsm.sst_size > kMax / (f + 2) || vlsm.sst_size * f > kMax / phi) {
-    return Status::InvalidArgument("vLSM sst_size (S_M) is too large: " +
+    return Status::InvalidArgument("vLSM " + name(P::kSstSize) +
+                                   " is too large: " +
                                    std::to_string(vlsm.sst_size));
   }
   if (num_levels < 3) {
     return Status::InvalidArgument(
-        "vLSM needs num_levels >= 3 (L0, the vSST level L1 and L2), got " +
+        "vLSM needs " + name(P::kNumLevels) +
+        " >= 3 (L0, the vSST level L1 and L2), got " +
         std::to_string(num_levels));
   }
   return Status::OK();
 }
 
-}  // namespace
-
 Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   if (cf_options == nullptr) {
     return Status::InvalidArgument("ConfigureVlsm: cf_options is null");
   }
-  Status s = CheckVlsmParameters(vlsm, cf_options->num_levels);
+  Status s =
+      CheckVlsmSizing(vlsm, cf_options->num_levels, &VlsmOptionsFieldName);
   if (!s.ok()) {
     return s;
   }
@@ -67,7 +90,7 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   o.level_compaction_dynamic_level_bytes = false;
   o.level0_file_num_compaction_trigger = 1;
   o.max_compaction_bytes = (f + 2) * vlsm.sst_size;
-  s = ValidateVlsmOptions(o);
+  s = CheckVlsmOptions(o);
   if (s.ok()) {
     *cf_options = o;
   }
@@ -75,7 +98,43 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
 }
 
 Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options) {
-  return ValidateVlsmOptions(cf_options);
+  if (cf_options.compaction_pri != kVlsm) {
+    return Status::OK();
+  }
+  const char* kHint = " (ConfigureVlsm() in rocksdb/vlsm.h sets every option "
+                      "vLSM needs)";
+  if (cf_options.compaction_style != kCompactionStyleLevel) {
+    return Status::InvalidArgument(
+        "compaction_pri=kVlsm needs compaction_style=kCompactionStyleLevel",
+        kHint);
+  }
+  if (cf_options.level_compaction_dynamic_level_bytes) {
+    return Status::InvalidArgument(
+        "compaction_pri=kVlsm needs level_compaction_dynamic_level_bytes="
+        "false: dynamic level sizing ignores "
+        "max_bytes_for_level_multiplier_additional, which sets Phi",
+        kHint);
+  }
+  if (cf_options.num_levels < 3) {
+    return Status::InvalidArgument(
+        "compaction_pri=kVlsm needs num_levels >= 3 (L0, the vSST level L1 "
+        "and L2)",
+        kHint);
+  }
+  const double f = cf_options.max_bytes_for_level_multiplier;
+  if (!std::isfinite(f) || f < 2 || std::floor(f) != f) {
+    // VsstCutPolicyFor() takes f as an integer (S_m = S_M / f, the bound
+    // f * S_M): a fraction would silently be cut off.
+    return Status::InvalidArgument(
+        "compaction_pri=kVlsm needs max_bytes_for_level_multiplier (f) to be "
+        "a whole number >= 2, got " + std::to_string(f),
+        kHint);
+  }
+  if (cf_options.target_file_size_base == 0) {
+    return Status::InvalidArgument(
+        "compaction_pri=kVlsm needs target_file_size_base (S_M) > 0", kHint);
+  }
+  return Status::OK();
 }
 
 }  // namespace ROCKSDB_NAMESPACE

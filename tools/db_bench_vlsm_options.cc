@@ -2,26 +2,26 @@
 
 #include <functional>
 
+#include "options/vlsm_sizing.h"
+
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
-// ConfigureVlsm() names its parameters "sst_size (S_M)", "growth (f)",
-// "l1_l2_growth (Phi)" and "num_levels"; say them as the flags the user typed.
-std::string InFlagTerms(std::string message) {
-  const std::pair<const char*, const char*> kNames[] = {
-      {"l1_l2_growth (Phi)", "--vlsm_phi (Phi)"},
-      {"sst_size (S_M)", "--vlsm_sst_size (S_M)"},
-      {"growth (f)", "--vlsm_growth (f)"},
-      {"num_levels", "--num_levels"},
-  };
-  for (const auto& name : kNames) {
-    const size_t at = message.find(name.first);
-    if (at != std::string::npos) {
-      message.replace(at, std::string(name.first).size(), name.second);
-    }
+// The --vlsm_* flag (or db_bench flag) that sets each vLSM parameter: the
+// names CheckVlsmSizing() uses in db_bench_vlsm's messages.
+std::string FlagName(VlsmParameter parameter) {
+  switch (parameter) {
+    case VlsmParameter::kSstSize:
+      return "--vlsm_sst_size (S_M)";
+    case VlsmParameter::kGrowth:
+      return "--vlsm_growth (f)";
+    case VlsmParameter::kL1L2Growth:
+      return "--vlsm_phi (Phi)";
+    case VlsmParameter::kNumLevels:
+      return "--num_levels";
   }
-  return message;
+  return "?";
 }
 
 // One db_bench flag and the option field(s) it sets.
@@ -103,12 +103,9 @@ Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out) {
   vlsm.sst_size = flags.sst_size;
   vlsm.growth = flags.growth;
   vlsm.l1_l2_growth = flags.phi;
-  // ConfigureVlsm() holds the rules; a scratch options object asks it.
-  ColumnFamilyOptions scratch;
-  scratch.num_levels = flags.num_levels;
-  Status s = ConfigureVlsm(&scratch, vlsm);
+  Status s = CheckVlsmSizing(vlsm, flags.num_levels, &FlagName);
   if (!s.ok()) {
-    return Status::InvalidArgument(InFlagTerms(s.getState() ? s.getState() : ""));
+    return s;
   }
   *out = vlsm;
   return Status::OK();
@@ -130,9 +127,14 @@ Status ApplyVlsmToBenchOptions(const VlsmOptions& vlsm,
                                Options* options,
                                std::vector<std::string>* notes) {
   const Options users = *options;
-  Status s = ConfigureVlsm(options, vlsm);
+  // Checked first in the flags' words; ConfigureVlsm() then refuses nothing
+  // for these reasons.
+  Status s = CheckVlsmSizing(vlsm, options->num_levels, &FlagName);
+  if (s.ok()) {
+    s = ConfigureVlsm(options, vlsm);
+  }
   if (!s.ok()) {
-    return Status::InvalidArgument(InFlagTerms(s.getState() ? s.getState() : ""));
+    return s;
   }
   for (const OwnedFlag& f : OwnedFlags()) {
     if (explicit_bench_flags.count(f.flag) == 0) {

@@ -15,42 +15,6 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options) {
-  if (cf_options.compaction_pri != kVlsm) {
-    return Status::OK();
-  }
-  const char* kHint = " (ConfigureVlsm() in rocksdb/vlsm.h sets every option "
-                      "vLSM needs)";
-  if (cf_options.compaction_style != kCompactionStyleLevel) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs compaction_style=kCompactionStyleLevel",
-        kHint);
-  }
-  if (cf_options.level_compaction_dynamic_level_bytes) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs level_compaction_dynamic_level_bytes="
-        "false: dynamic level sizing ignores "
-        "max_bytes_for_level_multiplier_additional, which sets Phi",
-        kHint);
-  }
-  if (cf_options.num_levels < 3) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs num_levels >= 3 (L0, the vSST level L1 "
-        "and L2)",
-        kHint);
-  }
-  if (cf_options.max_bytes_for_level_multiplier < 2) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs max_bytes_for_level_multiplier (f) >= 2",
-        kHint);
-  }
-  if (cf_options.target_file_size_base == 0) {
-    return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs target_file_size_base (S_M) > 0", kHint);
-  }
-  return Status::OK();
-}
-
 CompactionPri LiveSwitchHome(CompactionPri opened) {
   return opened == kVlsm ? kMinOverlappingRatio : opened;
 }
@@ -272,17 +236,8 @@ std::vector<size_t> OrderL1FilesGoodFirst(
   std::vector<Candidate> candidates;
   candidates.reserve(l1_files.size());
 
-  struct ByInternalKey {
-    const InternalKeyComparator& icmp;
-    const InternalKey& Smallest(const FileMetaData* f) const { return f->smallest; }
-    const InternalKey& Largest(const FileMetaData* f) const { return f->largest; }
-    uint64_t Size(const FileMetaData* f) const { return f->fd.GetFileSize(); }
-    int Compare(const InternalKey& a, const InternalKey& b) const {
-      return icmp.Compare(a, b);
-    }
-  };
   const std::vector<uint64_t> overlaps =
-      OverlapBytesPerFile(l1_files, l2_files, ByInternalKey{icmp});
+      L2OverlapPerL1File(l1_files, l2_files, icmp.user_comparator());
   for (size_t i = 0; i < l1_files.size(); ++i) {
     const uint64_t size = std::max<uint64_t>(l1_files[i]->fd.GetFileSize(), 1);
     candidates.push_back({i, policy.IsGood(overlaps[i]),

@@ -41,11 +41,6 @@ struct MutableCFOptions;
 // level_compaction_dynamic_level_bytes=false, so it is always L1.
 constexpr int kVlsmVsstLevel = 1;
 
-// InvalidArgument naming the option to change when compaction_pri = kVlsm is
-// combined with something it cannot work with; OK otherwise (and for every
-// other compaction_pri).
-Status ValidateVlsmOptions(const ColumnFamilyOptions& cf_options);
-
 // A live switch of compaction_pri (SetOptions on an open column family, made
 // possible by patch 0003): OK when the value stays, or when it moves between
 // kVlsm and the column family's home priority, the stock priority it opened
@@ -125,7 +120,8 @@ Status VlsmCheckL0Order(const Compaction& c);
 bool VlsmAdmitCompaction(Compaction* c, Logger* logger);
 
 // The order in which L1 -> L2 considers L1 files (indexes into l1_files):
-// good vSSTs (L2 overlap <= f * S_M) by ascending overlap ratio
+// good vSSTs (L2 overlap <= f * S_M, measured by user key as the census
+// does: L2OverlapPerL1File) by ascending overlap ratio
 // (overlapping L2 bytes / file size), then the poor ones by ascending ratio.
 // Ties go to the smaller key. l1_files and l2_files are sorted by key, as in
 // a VersionStorageInfo; one merge-like walk, O(|L1| + |L2|) plus the sort.

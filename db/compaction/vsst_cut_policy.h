@@ -23,6 +23,13 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+// The good/poor rule, the one definition the picker (VsstCutPolicy::IsGood)
+// and the metrics census share; the overlap is L2OverlapPerL1File's
+// (sorted_run_overlap.h).
+inline bool IsGoodVsst(uint64_t l2_overlap_bytes, uint64_t overlap_bound) {
+  return l2_overlap_bytes <= overlap_bound;
+}
+
 class VsstCutPolicy {
  public:
   enum class Decision {
@@ -54,7 +61,7 @@ class VsstCutPolicy {
 
   // A vSST whose L2 overlap is within the bound; L1->L2 prefers these.
   bool IsGood(uint64_t l2_overlap_bytes) const {
-    return l2_overlap_bytes <= overlap_bound_;
+    return IsGoodVsst(l2_overlap_bytes, overlap_bound_);
   }
 
   uint64_t max_file_size() const { return max_file_size_; }

@@ -48,8 +48,8 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options,
                      const VlsmOptions& vlsm = VlsmOptions());
 
 // OK, or InvalidArgument naming the option to change, for a column family
-// that uses (or not) compaction_pri = kVlsm. DB::Open and CreateColumnFamily
-// apply the same check.
+// that uses (or not) compaction_pri = kVlsm. DB::Open, CreateColumnFamily and
+// SetOptions run this same function.
 Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options);
 
 }  // namespace ROCKSDB_NAMESPACE

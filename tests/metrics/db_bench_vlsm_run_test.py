@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """db_bench_vlsm end to end: bad flags stop with a one-line error naming the
 flag; a small fillrandom with and without --vlsm prints the metrics block and
-writes a JSON report whose config and figures are the ones asked for.
+writes a JSON report whose config and figures are the ones asked for; and
+vlsm_tree_report, run on the DB the fill left, describes the same tree as
+the report (levels, L1 good/poor vSSTs).
 
-usage: db_bench_vlsm_run_test.py DB_BENCH_VLSM WORK_DIR
+usage: db_bench_vlsm_run_test.py DB_BENCH_VLSM VLSM_TREE_REPORT WORK_DIR
 """
 import json
 import os
@@ -14,6 +16,7 @@ import sys
 import unittest
 
 BINARY = None
+TREE_REPORT = None
 WORK = None
 
 
@@ -132,6 +135,26 @@ class Runs(unittest.TestCase):
         into_l1 = r["metrics"]["levels"][1]["input_bytes_per_compaction"]
         self.assertGreater(into_l1["count"], 0)
         self.assertLessEqual(into_l1["max"], (4 + 2) * 1048576 * 1.1)
+        self.check_tree_report("vlsm", r["metrics"])
+
+    def check_tree_report(self, name, m):
+        """The closed DB, read by vlsm_tree_report, is the tree the metrics
+        report saw at its end (taken after waitforcompaction)."""
+        p = subprocess.run([TREE_REPORT, os.path.join(WORK, name)],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        t = json.loads(p.stdout)
+        files = [lv["files"] for lv in t["levels"]]
+        size = [lv["bytes"] for lv in t["levels"]]
+        n = len(m["tree"]["level_files"])
+        self.assertEqual(files[:n], m["tree"]["level_files"])
+        self.assertEqual(size[:n], m["tree"]["level_bytes"])
+        self.assertTrue(all(f == 0 for f in files[n:]))
+        self.assertGreater(files[1], 0)  # an L1 to classify
+        self.assertEqual(t["l1_good_vssts"], m["l1_vssts"]["good"])
+        self.assertEqual(t["l1_poor_vssts"], m["l1_vssts"]["poor"])
+        self.assertEqual(len(t["l1_file_sizes"]), files[1])
+        self.assertEqual(sum(t["l1_file_sizes"]), size[1])
 
     def test_stock_run(self):
         r = self.fill("stock", "--write_buffer_size=1048576",
@@ -145,6 +168,6 @@ class Runs(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    BINARY, WORK = sys.argv[1], sys.argv[2]
+    BINARY, TREE_REPORT, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(WORK, exist_ok=True)
     unittest.main(argv=sys.argv[:1], verbosity=2)

@@ -64,6 +64,10 @@ std::vector<BadCf> EveryInvalidCombination() {
        "max_bytes_for_level_multiplier"},
       {"f = 0", [](ColumnFamilyOptions* o) { o->max_bytes_for_level_multiplier = 0; },
        "max_bytes_for_level_multiplier"},
+      // The cut rule and the good-vSST bound take f as an integer: 8.5
+      // would silently act as 8.
+      {"f = 8.5", [](ColumnFamilyOptions* o) { o->max_bytes_for_level_multiplier = 8.5; },
+       "max_bytes_for_level_multiplier"},
       {"S_M = 0", [](ColumnFamilyOptions* o) { o->target_file_size_base = 0; },
        "target_file_size_base"},
   };

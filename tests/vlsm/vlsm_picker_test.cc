@@ -11,6 +11,8 @@
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "gtest/gtest.h"
+#include "rocksdb/lsm_metrics.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/vlsm.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -395,6 +397,53 @@ TEST(OrderL1FilesGoodFirstTest, GoodByRatioThenPoorByRatio) {
   EXPECT_TRUE(OrderL1FilesGoodFirst(icmp, {}, l2, policy).empty());
   EXPECT_EQ(OrderL1FilesGoodFirst(icmp, l1, {}, policy),
             std::vector<size_t>({0, 1, 2, 3}));
+}
+
+// An L1 file that ends on the user key an L2 file starts with overlaps that
+// file: compacting it rewrites the L2 file (RocksDB takes inputs by user
+// key). By internal key it would not: L1's newer version of "k" sorts before
+// L2's older one. The picker and the metrics census must call it the same.
+TEST(OrderL1FilesGoodFirstTest, ASharedBoundaryUserKeyIsOverlap) {
+  InternalKeyComparator icmp(BytewiseComparator());
+  auto file = [](uint64_t n, const char* lo, const char* hi, uint64_t size,
+                 SequenceNumber seq) {
+    auto* f = new FileMetaData();
+    f->fd = FileDescriptor(n, 0, size);
+    f->smallest = InternalKey(lo, seq, kTypeValue);
+    f->largest = InternalKey(hi, seq, kTypeValue);
+    return std::unique_ptr<FileMetaData>(f);
+  };
+  std::vector<std::unique_ptr<FileMetaData>> keep;
+  auto add = [&](std::vector<FileMetaData*>* level, uint64_t n, const char* lo,
+                 const char* hi, uint64_t size, SequenceNumber seq) {
+    keep.push_back(file(n, lo, hi, size, seq));
+    level->push_back(keep.back().get());
+  };
+  std::vector<FileMetaData*> l1, l2;
+  add(&l1, 1, "a", "k", 4, 100);   // ends on "k": overlap 20, poor
+  add(&l1, 2, "m", "n", 4, 100);   // overlap 8, good, ratio 2
+  add(&l2, 10, "k", "kz", 20, 5);  // starts on "k", an older version
+  add(&l2, 11, "m", "n", 8, 5);
+  const VsstCutPolicy policy(2, 8);  // bound 16
+  EXPECT_EQ(OrderL1FilesGoodFirst(icmp, l1, l2, policy),
+            std::vector<size_t>({1, 0}));
+
+  ColumnFamilyMetaData meta;
+  auto sst = [](const FileMetaData* f) {
+    SstFileMetaData m;
+    m.smallestkey = f->smallest.user_key().ToString();
+    m.largestkey = f->largest.user_key().ToString();
+    m.size = f->fd.GetFileSize();
+    return m;
+  };
+  meta.levels.emplace_back(0, 0, std::vector<SstFileMetaData>{});
+  meta.levels.emplace_back(1, 8, std::vector<SstFileMetaData>{sst(l1[0]), sst(l1[1])});
+  meta.levels.emplace_back(2, 28, std::vector<SstFileMetaData>{sst(l2[0]), sst(l2[1])});
+  const L1VsstCensus census =
+      CensusL1Vssts(meta, BytewiseComparator(), policy.overlap_bound());
+  EXPECT_EQ(census.poor, 1u);
+  EXPECT_EQ(census.poor_bytes, 4u);
+  EXPECT_EQ(census.good, 1u);
 }
 
 // The walk behind both the picker's order and the metrics census, on plain

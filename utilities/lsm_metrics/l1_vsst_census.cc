@@ -1,8 +1,10 @@
-// CensusL1Vssts: each L1 file against the L2 files its key range overlaps
-// (OverlapBytesPerFile, the walk the L1->L2 picker uses too).
+// CensusL1Vssts: each L1 file against the L2 files its key range overlaps,
+// good or poor by the picker's own measure and rule (L2OverlapPerL1File,
+// IsGoodVsst).
 #include <algorithm>
 
 #include "db/compaction/sorted_run_overlap.h"
+#include "db/compaction/vsst_cut_policy.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/lsm_metrics.h"
 
@@ -42,20 +44,11 @@ L1VsstCensus CensusL1Vssts(const ColumnFamilyMetaData& meta,
   const auto& l1 = meta.levels[1].files;
   static const std::vector<SstFileMetaData> kNoFiles;
   const auto& l2 = meta.levels.size() > 2 ? meta.levels[2].files : kNoFiles;
-  struct ByUserKey {
-    const Comparator* ucmp;
-    const std::string& Smallest(const SstFileMetaData& f) const { return f.smallestkey; }
-    const std::string& Largest(const SstFileMetaData& f) const { return f.largestkey; }
-    uint64_t Size(const SstFileMetaData& f) const { return f.size; }
-    int Compare(const std::string& a, const std::string& b) const {
-      return ucmp->Compare(a, b);
-    }
-  };
-  const std::vector<uint64_t> overlaps = OverlapBytesPerFile(l1, l2, ByUserKey{ucmp});
+  const std::vector<uint64_t> overlaps = L2OverlapPerL1File(l1, l2, ucmp);
   for (size_t i = 0; i < l1.size(); ++i) {
     const SstFileMetaData& file = l1[i];
     const uint64_t overlap = overlaps[i];
-    if (overlap <= overlap_bound) {
+    if (IsGoodVsst(overlap, overlap_bound)) {
       ++census.good;
       census.good_bytes += file.size;
     } else {
