@@ -35,6 +35,7 @@ SHARED = {
     "hard_pending_compaction_bytes_limit": "256G",
     "delayed_write_rate": "16M",
     "enable_pipelined_write": "false",
+    "table_cache_numshardbits": "6",  # RocksDB's; db_bench's flag says 4
     "block_cache": "64M",           # per DB (per region), LRU
     "bloom_bits": "0",              # 0: no filter, as the paper's RocksDB
 }
@@ -80,6 +81,8 @@ SYSTEMS = {
 }
 
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+# db_bench_vlsm flags named differently from the options-string key.
+DB_BENCH_NAMES = {"max_subcompactions": "subcompactions"}
 # db_bench_vlsm spells these differently from the options string.
 DB_BENCH_ENUMS = {
     "compression": ("compression_type", {"kNoCompression": "none"}),
@@ -158,7 +161,7 @@ def db_bench(system, overrides=()):
         flags += ["--vlsm", f"--vlsm_sst_size={to_bytes(vlsm[0])}",
                   f"--vlsm_growth={vlsm[1]}", f"--vlsm_phi={vlsm[2]}"]
     for key, value in rocksdb_options(shared, own).items():
-        name, names = DB_BENCH_ENUMS.get(key, (key, {}))
+        name, names = DB_BENCH_ENUMS.get(key, (DB_BENCH_NAMES.get(key, key), {}))
         flags.append(f"--{name}={names.get(value, to_bytes(value))}")
     flags.append(f"--cache_size={to_bytes(shared['block_cache'])}")
     # db_bench: a negative --bloom_bits means no filter.
