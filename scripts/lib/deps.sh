@@ -6,7 +6,7 @@ VLSM_BUILD_PACKAGES=(
   libgflags-dev libsnappy-dev liblz4-dev libzstd-dev zlib1g-dev liburing-dev
   libjemalloc-dev
 )
-VLSM_TEST_PACKAGES=(gdb binutils python3 time)
+VLSM_TEST_PACKAGES=(gdb binutils python3 python3-matplotlib time)
 
 vlsm_install_packages() {
   local missing=() p

@@ -42,6 +42,19 @@ class ResultsArchiveTest(unittest.TestCase):
             self.assertIn(system, r.stdout)
         self.assertIn("records=48000000", r.stdout)
 
+    def test_report_draws_a_packed_experiments_figures(self):
+        """The figures no page shows are not committed: each page's one
+        command must redraw them from the packed runs."""
+        out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M-base-198K")
+        with tempfile.TemporaryDirectory() as figs:
+            subprocess.run([sys.executable, os.path.join(EVAL, "report.py"), out,
+                            "--figures", figs], capture_output=True, text=True, check=True)
+            for name in ("timeline_80.png", "latency_tail_80.png"):
+                path = os.path.join(figs, name)
+                self.assertTrue(os.path.exists(path), name)
+                with open(path, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", name)
+
 
 if __name__ == "__main__":
     unittest.main()

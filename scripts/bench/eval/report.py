@@ -467,9 +467,11 @@ def replace_section(path, tag, text):
 
 
 def read_out_dir(out, load, producer):
-    """(runs, config.txt's text) of an output directory, or exits naming
-    what is wrong. LOAD reads the runs; PRODUCER names the script that
-    writes such directories."""
+    """(runs, config.txt's text, the directory the runs were read from) of
+    an output directory, or exits naming what is wrong. LOAD reads the runs;
+    PRODUCER names the script that writes such directories. For a committed
+    experiment the last is a temporary unpacked copy: what reads the raw run
+    files again (the figures) must read them there."""
     tool = os.path.basename(sys.argv[0])
     if not os.path.isdir(out):
         sys.exit(f"{tool}: {out} is not a directory")
@@ -479,7 +481,7 @@ def read_out_dir(out, load, producer):
         sys.exit(f"{tool}: no {producer} reports in {out}")
     config_path = os.path.join(out, "config.txt")
     config = open(config_path).read().strip() if os.path.exists(config_path) else "unknown"
-    return runs, config
+    return runs, config, out
 
 
 def publish(text, args, figures_json):
@@ -504,11 +506,11 @@ def main():
     ap.add_argument("--figures")
     ap.add_argument("--json")
     a = ap.parse_args()
-    runs, config = read_out_dir(a.out, load_dir, "load_a.sh")
+    runs, config, src = read_out_dir(a.out, load_dir, "load_a.sh")
     text = render_brief(runs, config) if a.brief else render(runs, config)
     publish(text, a, {"/".join(k): v for k, v in sorted(runs.items())})
     if a.figures:
-        figures(runs, a.out, a.figures)
+        figures(runs, src, a.figures)
     return 0
 
 

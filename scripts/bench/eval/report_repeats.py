@@ -50,7 +50,7 @@ def collect(dirs, pct):
     {system: [closed-loop figures]} where a directory also measured that."""
     at_load, closed = {}, {}
     for d in dirs:
-        runs, _ = read_out_dir(d, load_dir, "load_a.sh")
+        runs, _, _ = read_out_dir(d, load_dir, "load_a.sh")
         for (exp, system), f in runs.items():
             if exp == f"load{pct}":
                 at_load.setdefault(system, []).append(f)

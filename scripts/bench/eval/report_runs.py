@@ -152,7 +152,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--figures")
     a = ap.parse_args()
-    runs, config = read_out_dir(a.out, load_dir, "run_abcd.sh")
+    runs, config, _ = read_out_dir(a.out, load_dir, "run_abcd.sh")
     publish(render(runs, config), a, {"/".join(k): v for k, v in sorted(runs.items())})
     if a.figures:
         figures(runs, a.figures)
