@@ -55,5 +55,7 @@ else
   echo "note: no figure drawn (python3-matplotlib); the per-second figures are in $out/load*.csv" >&2
 fi
 echo "This is one short run ($minutes minutes in all) on this machine, and single runs"
-echo "of the same load differ several-fold in their tails here. The measured"
-echo "results, repeated runs and what they mean: docs/results.md."
+echo "of the same load differ several-fold in their tails here. The offered rate is"
+echo "fixed from the published runs' machine; where a system fell behind above, a lower"
+echo "load (e.g. scripts/demo.sh LOADS=30) fits a slower one. The measured results,"
+echo "repeated runs and what they mean: docs/results.md."

@@ -289,8 +289,32 @@ def render_brief(runs, config):
               "%s (%s)" % (fmt(widest_step(f)[0]), widest_step(f)[1]),
               fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2)]
              for s, f in rows]))
-        out.append("")
+        out += [*fell_behind_note(rows), ""]
     return "\n".join(out) if out else "(no open-loop load in this directory)"
+
+
+# A run that completes less than this share of its offered rate did not
+# keep up (find-sustainable's own rule, ycsb/README.md).
+KEPT_UP_SHARE = 0.99
+
+
+def fell_behind_note(rows):
+    """[] if every system of one load kept up; else one line naming those
+    that fell behind, whose latency is then mostly queueing, and the CPU
+    probe of the runs: the same offered load is heavier on a slower
+    machine (machine records: scripts/bench/machine.sh)."""
+    behind = [(s, f) for s, f in rows
+              if f["achieved_ops_per_s"] < KEPT_UP_SHARE * f["offered_ops_per_s"]]
+    if not behind:
+        return []
+    who = ", ".join(f"{s} ({int(f['achieved_ops_per_s']):,} of "
+                    f"{int(f['offered_ops_per_s']):,} ops/s)" for s, f in behind)
+    probes = sorted(f["machine"]["cpu_probe_ms"] for _, f in rows
+                    if (f.get("machine") or {}).get("cpu_probe_ms") is not None)
+    probe = (f" CPU probe of these runs: {probes[0]}–{probes[-1]} ms (lower is faster)."
+             if probes else "")
+    return ["", f"Fell behind the offered rate: {who}; their latency is mostly "
+            f"queueing. A lower offered load may fit this machine.{probe}"]
 
 
 def render_floor_and_space(rows):
