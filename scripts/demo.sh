@@ -18,14 +18,18 @@
 # <out>/timeline.png; the runs' reports (load_a.sh's files).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+settings=$VLSM_ROOT/scripts/bench/eval/settings/demo.env
+# A settings file given by the user is theirs, relative to where they are.
+if [ $# -gt 0 ] && [[ "$1" != *=* ]]; then settings=$(realpath -m "$1"); shift; fi
 cd "$VLSM_ROOT"
 . scripts/lib/deps.sh
+# shellcheck source=bench/settings.sh
+. scripts/bench/settings.sh
 
-settings=scripts/bench/eval/settings/demo.env
-if [ $# -gt 0 ] && [[ "$1" != *=* ]]; then settings=$1; shift; fi
-out=$VLSM_ROOT/build/demo
+# The output directory is deleted below: never the checkout (settings_dir).
+out=build/demo
 for arg in "$@"; do [[ "$arg" != OUT=* ]] || out=${arg#OUT=}; done
-[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+out=$(settings_dir OUT "$out") || exit 2
 
 vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3 python3-matplotlib time
 echo "== building ycsb_vlsm (Release)"

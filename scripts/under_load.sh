@@ -29,14 +29,17 @@ source "$VLSM_ROOT/scripts/lib/checks.sh"
 source "$VLSM_ROOT/scripts/bench/settings.sh"
 declare -A S=([LOAD_SECONDS]=600 [STEP]=60 [RATE]= [OUT]=build/under-load [YCSB]=build/ycsb_vlsm)
 settings_read "$@"
-seconds=${S[LOAD_SECONDS]} step=${S[STEP]} out=${S[OUT]} ycsb=${S[YCSB]}
-[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+seconds=${S[LOAD_SECONDS]} step=${S[STEP]} ycsb=${S[YCSB]}
+out=$(settings_dir OUT "${S[OUT]}") || exit 2
 [[ "$ycsb" = /* ]] || ycsb=$VLSM_ROOT/$ycsb
 require_positive_int LOAD_SECONDS "$seconds"
 require_positive_int STEP "$step"
 [ -z "${S[RATE]}" ] || require_positive_int RATE "${S[RATE]}"
 [ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
-mapfile -t vlsm < <(python3 "$VLSM_ROOT/scripts/bench/systems.py" ycsb vlsm)
+# Not `mapfile < <(...)`: its exit status is lost, and the load would run
+# stock RocksDB with no vLSM properties.
+vlsm_text=$(python3 "$VLSM_ROOT/scripts/bench/systems.py" ycsb vlsm) || exit 2
+mapfile -t vlsm <<< "$vlsm_text"
 rm -rf "$out"; mkdir -p "$out"
 # The load runs with direct I/O (as the benchmarks do: systems.py). The
 # verification reads through the page cache: with direct I/O every read

@@ -42,7 +42,28 @@ settings_set() {  # WHERE KEY=VALUE
   if [[ "$value" =~ ^\"(.*)\"$ ]] || [[ "$value" =~ ^\'(.*)\'$ ]]; then
     value=${BASH_REMATCH[1]}
   fi
+  # KEY= is a mistake (an unset shell variable, say), not a request for the
+  # default: for a path it would name the checkout itself.
+  [ -n "$value" ] || {
+    echo "error: $where: $key= has no value (leave $key out for its default)" >&2; exit 2; }
   S[$key]=$value
+}
+
+# settings_dir KEY VALUE: VALUE as an absolute path (a relative one is the
+# checkout's), or exit 2 if it is the checkout or a directory above it.
+# The scripts delete their DB and output directories before a run, so
+# DB=. or OUT=.. would delete the checkout. Use as
+#   out=$(settings_dir OUT "${S[OUT]}") || exit 2
+settings_dir() {
+  local key=$1 path=$2
+  [ -n "$path" ] || { echo "error: $key= has no value" >&2; exit 2; }
+  [[ "$path" = /* ]] || path=$VLSM_ROOT/$path
+  path=$(realpath -m "$path")
+  if [[ "$(realpath -m "$VLSM_ROOT")/" == "${path%/}/"* ]]; then
+    echo "error: $key=$2 is the checkout or a directory above it, which the scripts would delete before the run" >&2
+    exit 2
+  fi
+  printf '%s\n' "$path"
 }
 
 # Before issue 22 these scripts read VLSM_EVAL_*, VLSM_DEMO_*, VLSM_BENCH_*,

@@ -1,4 +1,4 @@
-# Sourced by scripts/bench/eval/*.sh and scripts/demo.sh: the settings every
+# Sourced by scripts/bench/eval/load_a.sh and run_abcd.sh: the settings every
 # system shares in an experiment, one ycsb_vlsm invocation on one system
 # (rendered by scripts/bench/systems.py, the one definition of the
 # systems), its files named after the run, and reading a report back.
@@ -33,9 +33,10 @@ eval_check_settings() {  # exits 2 naming the first bad setting
     echo "error: RATE_LIMIT must be bytes per second, e.g. 200m or 0 (got '${S[RATE_LIMIT]}')" >&2; exit 2; }
   [ "${S[FLOOR_SECONDS]}" = 0 ] || require_positive_int FLOOR_SECONDS "${S[FLOOR_SECONDS]}"
   require_positive_int RECORDS "${S[RECORDS]}"
-  # Relative paths are the checkout's, wherever the script is run from.
-  [[ "${S[DB]}" = /* ]] || S[DB]=$VLSM_ROOT/${S[DB]}
-  if [ -n "${S[OUT]}" ] && [[ "${S[OUT]}" != /* ]]; then S[OUT]=$VLSM_ROOT/${S[OUT]}; fi
+  # Relative paths are the checkout's, wherever the script is run from;
+  # never the checkout itself (settings_dir). OUT empty: a new dated one.
+  S[DB]=$(settings_dir DB "${S[DB]}") || exit 2
+  if [ -n "${S[OUT]}" ]; then S[OUT]=$(settings_dir OUT "${S[OUT]}") || exit 2; fi
 }
 
 eval_common_props() {  # the properties of the run, not of a system, one per line
