@@ -9,7 +9,10 @@ both tools open a DB with the same RocksDB options
   systems.py names                       the systems, one per line
   systems.py ycsb SYSTEM [KEY=VALUE...]  ycsb_vlsm -p properties
   systems.py db_bench SYSTEM [KEY=VALUE...]  db_bench_vlsm flags
-  systems.py options SYSTEM [KEY=VALUE...]   the RocksDB options, a=b;c=d
+  systems.py options SYSTEM [KEY=VALUE...]   the RocksDB options it sets,
+                                             a=b;c=d (for a vLSM system, on
+                                             top of ConfigureVlsm's, which
+                                             the renderings ask for)
 
 KEY=VALUE overrides a shared setting for this rendering (an experiment's
 settings apply to every system alike): max_background_jobs,
@@ -69,7 +72,7 @@ SYSTEMS = {
     # pending compaction bytes pass 1 GiB and stop at 2 GiB. At the L0
     # trigger (4 x 64 MiB), L0->L1 alone owes those 256 MiB plus the
     # 256 MiB L1 it rewrites, about 512 MiB: 1 GiB is two such
-    # compactions' worth of debt (docs/results.md).
+    # compactions' worth of debt (docs/results/method.md).
     "rocksdb-io": (None, dict(ROCKSDB, soft_pending_compaction_bytes_limit="1G",
                               hard_pending_compaction_bytes_limit="2G")),
     "vlsm": (("8M", 8, 32), {"max_write_buffer_number": "16"}),
@@ -114,8 +117,9 @@ def settings(system, overrides=()):
         key, sep, value = item.partition("=")
         if not sep or key not in OVERRIDABLE:
             raise Usage(f"'{item}' is not KEY=VALUE with KEY one of: {' '.join(OVERRIDABLE)}")
-        if not value.isdigit() and not (value[:-1].isdigit() and value[-1] in UNITS):
-            raise Usage(f"{key} must be a whole number (K/M/G allowed), got '{value}'")
+        sized = key != "bloom_bits" and value[:-1].isdigit() and value[-1] in UNITS
+        if not value.isdigit() and not sized:
+            raise Usage(f"{key} must be a whole number{'' if key == 'bloom_bits' else ' (K/M/G allowed)'}, got '{value}'")
         shared[key] = value
     vlsm, own = SYSTEMS[system]
     return vlsm, shared, own

@@ -4,8 +4,8 @@
 usage: report_runs.py OUT_DIR [--markdown FILE [--section TAG]] [--json FILE]
                       [--figures DIR]
 
-Experiment 1's second half (each system's closed-loop rate per workload
-after Load A) and experiment 3 (open-loop Run A-D at one percentage of
+Each system's closed-loop rate per workload after Load A, and open-loop
+Run A-D at one percentage of
 RocksDB's rate: read and write latency apart, as the paper's "Run A-R" and
 "Run A-W"), plus the Run A read P99 target. --markdown replaces the text
 between "<!-- TAG:begin -->" and "<!-- TAG:end -->" (TAG default:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Experiments 1 (second half) and 3 of docs/results.md: YCSB Run A, B, C
+# The Run A-D experiments (docs/results/run-abcd-*): YCSB Run A, B, C
 # and D after Load A, uniform and Zipfian, side by side.
 #   0. each system gets one DB, filled by a closed-loop Load A of
 #      RECORDS records; the runs below all use that DB;
