@@ -2,13 +2,15 @@
 // the classification of its L1 files as good or poor vSSTs. Opens the DB read
 // only and reads S_M and f from the DB's own OPTIONS file, so it works on
 // stock and vLSM DBs alike (for stock DBs, "good" uses the same definition:
-// L2 overlap <= f * target_file_size_base).
+// L2 overlap, by user key, <= f * target_file_size_base with f a whole
+// number: VsstOverlapBoundOf, the bound of the cut rule and the census).
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "db/compaction/vlsm_picker.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/lsm_metrics.h"
@@ -55,13 +57,13 @@ int main(int argc, char** argv) {
   db->GetColumnFamilyMetaData(&meta);
 
   const uint64_t sst_size = options.target_file_size_base;
-  const uint64_t growth =
-      static_cast<uint64_t>(options.max_bytes_for_level_multiplier);
-  const uint64_t bound = sst_size * growth;
+  const double growth = options.max_bytes_for_level_multiplier;
+  const uint64_t bound =
+      ROCKSDB_NAMESPACE::VsstOverlapBoundOf(sst_size, growth);
 
   std::printf("{\n  \"compaction_pri\": %d,\n  \"sst_size\": %" PRIu64
-              ",\n  \"growth\": %" PRIu64 ",\n  \"levels\": [",
-              static_cast<int>(options.compaction_pri), sst_size, growth);
+              ",\n  \"growth\": %g,\n  \"overlap_bound\": %" PRIu64 ",\n  \"levels\": [",
+              static_cast<int>(options.compaction_pri), sst_size, growth, bound);
   for (size_t l = 0; l < meta.levels.size(); ++l) {
     std::printf("%s\n    {\"level\": %zu, \"files\": %zu, \"bytes\": %" PRIu64 "}",
                 l ? "," : "", l, meta.levels[l].files.size(),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <unordered_set>
 
@@ -35,10 +36,25 @@ Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
       "; reopen it with the priority you want");
 }
 
+VsstCutPolicy VsstCutPolicyOf(uint64_t target_file_size_base,
+                              double max_bytes_for_level_multiplier) {
+  // f as a whole number (kVlsm refuses a fraction: CheckVlsmOptions); a
+  // stock DB's fraction rounds down here, for every user alike.
+  const double f = max_bytes_for_level_multiplier;
+  const uint64_t growth =
+      std::isfinite(f) && f >= 1 && f < 1e18 ? static_cast<uint64_t>(f) : 1;
+  return VsstCutPolicy(target_file_size_base, growth);
+}
+
+uint64_t VsstOverlapBoundOf(uint64_t target_file_size_base,
+                            double max_bytes_for_level_multiplier) {
+  return VsstCutPolicyOf(target_file_size_base, max_bytes_for_level_multiplier)
+      .overlap_bound();
+}
+
 VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options) {
-  return VsstCutPolicy(
-      mutable_cf_options.target_file_size_base,
-      static_cast<uint64_t>(mutable_cf_options.max_bytes_for_level_multiplier));
+  return VsstCutPolicyOf(mutable_cf_options.target_file_size_base,
+                         mutable_cf_options.max_bytes_for_level_multiplier);
 }
 
 std::optional<VsstCutPolicy> VsstCutPolicyForOutputsOf(

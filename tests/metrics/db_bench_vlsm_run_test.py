@@ -151,6 +151,7 @@ class Runs(unittest.TestCase):
         self.assertEqual(size[:n], m["tree"]["level_bytes"])
         self.assertTrue(all(f == 0 for f in files[n:]))
         self.assertGreater(files[1], 0)  # an L1 to classify
+        self.assertEqual(t["overlap_bound"], m["l1_vssts"]["overlap_bound"])
         self.assertEqual(t["l1_good_vssts"], m["l1_vssts"]["good"])
         self.assertEqual(t["l1_poor_vssts"], m["l1_vssts"]["poor"])
         self.assertEqual(len(t["l1_file_sizes"]), files[1])

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "db/compaction/vlsm_picker.h"
 #include "gtest/gtest.h"
 #include "tests/status_assertions.h"
 #include "rocksdb/compaction_filter.h"
@@ -384,6 +385,23 @@ TEST_F(LsmMetricsTest, AttachNeedsTheCollectorAmongTheListeners) {
   EXPECT_NE(s.ToString().find("more than once"), std::string::npos);
   db.reset();
   ASSERT_OK(DestroyDB(path, options));
+}
+
+// The census's bound is the cut rule's: f * S_M with f a whole number, as
+// VsstCutPolicyFor() takes it. A stock DB may have a fractional f (8.5 here):
+// the census, vlsm_tree_report and the picker must not each round it their
+// own way.
+TEST_F(LsmMetricsTest, CensusBoundIsTheCutRulesBound) {
+  Options options;
+  options.create_if_missing = true;
+  options.target_file_size_base = 1 << 20;
+  options.max_bytes_for_level_multiplier = 8.5;
+  Open(options, "census_bound");
+  collector_->Detach();
+  EXPECT_EQ(collector_->Report().l1.overlap_bound, 8u << 20);
+  EXPECT_EQ(VsstOverlapBoundOf(options.target_file_size_base,
+                               options.max_bytes_for_level_multiplier),
+            8u << 20);
 }
 
 TEST(L1VsstCensusTest, ClassifiesByL2OverlapAgainstTheBound) {

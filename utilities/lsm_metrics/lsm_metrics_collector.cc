@@ -19,6 +19,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "db/compaction/vlsm_picker.h"
 #include "rocksdb/db.h"
 #include "rocksdb/lsm_metrics.h"
 #include "rocksdb/options.h"
@@ -146,8 +147,8 @@ class LsmMetricsCollector::Impl {
       ucmp_ = options.comparator;
       overlap_bound_ = config_.l1_overlap_bound;
       if (overlap_bound_ == 0) {
-        overlap_bound_ = static_cast<uint64_t>(
-            static_cast<double>(options.target_file_size_base) *
+        overlap_bound_ = VsstOverlapBoundOf(
+            options.target_file_size_base,
             options.max_bytes_for_level_multiplier);
       }
       const auto now = SteadyClock::now();
