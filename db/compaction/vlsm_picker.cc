@@ -36,6 +36,8 @@ Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
       "; reopen it with the priority you want");
 }
 
+namespace {
+// S_M and f of any column family's options, as the cut rule takes them.
 VsstCutPolicy VsstCutPolicyOf(uint64_t target_file_size_base,
                               double max_bytes_for_level_multiplier) {
   // f as a whole number (kVlsm refuses a fraction: CheckVlsmOptions); a
@@ -45,6 +47,7 @@ VsstCutPolicy VsstCutPolicyOf(uint64_t target_file_size_base,
       std::isfinite(f) && f >= 1 && f < 1e18 ? static_cast<uint64_t>(f) : 1;
   return VsstCutPolicy(target_file_size_base, growth);
 }
+}  // namespace
 
 uint64_t VsstOverlapBoundOf(uint64_t target_file_size_base,
                             double max_bytes_for_level_multiplier) {

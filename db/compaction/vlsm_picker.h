@@ -58,8 +58,6 @@ CompactionPri LiveSwitchHome(CompactionPri opened);
 // The cut rule's parameters from the live options: S_M =
 // target_file_size_base, f = max_bytes_for_level_multiplier.
 VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options);
-VsstCutPolicy VsstCutPolicyOf(uint64_t target_file_size_base,
-                              double max_bytes_for_level_multiplier);
 
 // The good-vSST bound f * S_M of a column family's options, as the cut rule
 // takes it; the metrics census and vlsm_tree_report judge by this one.

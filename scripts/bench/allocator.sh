@@ -19,7 +19,7 @@ source "$VLSM_ROOT/scripts/bench/settings.sh"
 declare -A S=([KEYS]=2000000 [ROUNDS]=3 [OUT]=build/bench/allocator)
 settings_read "$@"
 keys=${S[KEYS]} rounds=${S[ROUNDS]} out=${S[OUT]}
-[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+out=$(settings_dir OUT "$out") || exit 2
 require_positive_int KEYS "$keys"
 require_positive_int ROUNDS "$rounds"
 # shellcheck source=lib.sh

@@ -16,7 +16,7 @@ source "$VLSM_ROOT/scripts/bench/settings.sh"
 declare -A S=([KEYS]=2000000 [ROUNDS]=5 [OUT]=build/bench/overhead)
 settings_read "$@"
 keys=${S[KEYS]} rounds=${S[ROUNDS]} out=${S[OUT]}
-[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+out=$(settings_dir OUT "$out") || exit 2
 require_positive_int KEYS "$keys"
 require_positive_int ROUNDS "$rounds"
 cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target db_bench db_bench_vlsm | tail -1

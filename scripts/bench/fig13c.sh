@@ -22,7 +22,7 @@ settings_read "$@"
 require_positive_int KEYS "${S[KEYS]}"
 require_positive_int OPS "${S[OPS]}"
 out=${S[OUT]}
-[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+out=$(settings_dir OUT "$out") || exit 2
 mkdir -p "$out"
 for dist in uniform prefix; do
   "$VLSM_ROOT/scripts/bench/mixgraph.sh" MIX=puts KEY_DIST=$dist KEYS="${S[KEYS]}" \

@@ -21,7 +21,7 @@ declare -A S=([KEYS]=10000000 [SYSTEMS]="rocksdb vlsm" [OUT]=build/bench/fill)
 settings_read "$@"
 require_positive_int KEYS "${S[KEYS]}"
 keys=${S[KEYS]} out=${S[OUT]}
-[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+out=$(settings_dir OUT "$out") || exit 2
 for system in ${S[SYSTEMS]}; do python3 "$VLSM_ROOT/scripts/bench/systems.py" options "$system" >/dev/null || exit 2; done
 . "$VLSM_ROOT/scripts/lib/deps.sh"
 . "$VLSM_ROOT/scripts/bench/lib.sh"

@@ -28,7 +28,7 @@ declare -A S=([KEYS]=10000000 [OPS]=10000000 [MIX]=production [KEY_DIST]=prefix
               [SYSTEMS]="rocksdb vlsm" [OUT]=build/bench/mixgraph)
 settings_read "$@"
 keys=${S[KEYS]} ops=${S[OPS]} out=${S[OUT]}
-[[ "$out" = /* ]] || out=$VLSM_ROOT/$out
+out=$(settings_dir OUT "$out") || exit 2
 require_positive_int KEYS "$keys"
 require_positive_int OPS "$ops"
 case "${S[MIX]}" in

@@ -1,6 +1,7 @@
 # Sourced by every experiment script (eval/load_a.sh, eval/run_abcd.sh,
 # fill.sh, mixgraph.sh, fig13c.sh, allocator.sh, collector_overhead.sh,
-# scripts/under_load.sh; scripts/demo.sh for settings_dir): an experiment's settings come from one file, passed by path,
+# scripts/under_load.sh; scripts/demo.sh for settings_dir): an
+# experiment's settings come from one file, passed by path,
 # plus KEY=VALUE overrides on the command line, so a published experiment
 # is its committed file (scripts/bench/eval/settings/) and nothing in the
 # environment changes it unseen. Every key is documented in

@@ -47,6 +47,14 @@ class SettingsPathsTest(unittest.TestCase):
                 self.assertIn(bad, r.stderr, (script, bad))
                 self.assertTrue(os.path.exists(self.sentinel), (script, bad))
 
+    def test_db_bench_scripts_refuse_out_that_would_delete_the_checkout(self):
+        for script in ("fill.sh", "mixgraph.sh", "fig13c.sh", "allocator.sh",
+                       "collector_overhead.sh"):
+            r = self.run_script("scripts/bench/" + script, "OUT=.")
+            self.assertEqual(r.returncode, 2, (script, r.stdout, r.stderr))
+            self.assertIn("OUT=. is the checkout", r.stderr, script)
+            self.assertTrue(os.path.exists(self.sentinel), script)
+
     def test_a_directory_inside_the_checkout_is_accepted(self):
         r = subprocess.run(["bash", "-c", 'VLSM_ROOT=$1; source "$1/scripts/bench/settings.sh";'
                             ' settings_dir OUT build/x', "_", self.root],

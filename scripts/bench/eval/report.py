@@ -30,6 +30,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from machine_record import machine_figures  # noqa: E402
 from results_archive import unpacked  # noqa: E402
+from systems import SYSTEMS  # noqa: E402
 
 BASELINE, OURS = "rocksdb-io", "vlsm"
 MIB = 2 ** 20
@@ -197,8 +198,9 @@ def loads_of(runs):
 
 
 def systems_of(runs):
-    order = ["rocksdb", "rocksdb-io", "vlsm", "vlsm-sst4", "vlsm-sst16",
-             "vlsm-phi16", "vlsm-phi64"]
+    """The systems of RUNS in the definition's order (systems.py), then any
+    other name (older reports) alphabetically."""
+    order = list(SYSTEMS)
     present = {s for _, s in runs}
     return [s for s in order if s in present] + sorted(present - set(order))
 
