@@ -1,0 +1,229 @@
+#include "db/compaction/vlsm_l0_ranges.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "db/version_edit.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+bool Overlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
+  return ucmp->CompareWithoutTimestamp(a.smallest, b.largest) <= 0 &&
+         ucmp->CompareWithoutTimestamp(b.smallest, a.largest) <= 0;
+}
+
+bool Covers(const L0Span& s, const Slice& key, const Comparator* ucmp) {
+  return ucmp->CompareWithoutTimestamp(s.smallest, key) <= 0 &&
+         ucmp->CompareWithoutTimestamp(key, s.largest) <= 0;
+}
+
+}  // namespace
+
+std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files) {
+  std::vector<L0Span> spans;
+  spans.reserve(files.size());
+  for (const FileMetaData* f : files) {
+    spans.push_back({f->smallest.user_key(), f->largest.user_key(),
+                     f->epoch_number, f->fd.GetFileSize(),
+                     f->being_compacted});
+  }
+  return spans;
+}
+
+int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
+             bool count_busy) {
+  // A sweep over the ends: +1 where a span starts, -1 where it ends. Ends
+  // are inclusive, so at one key the starts count before the ends.
+  std::vector<std::pair<Slice, int>> ends;
+  for (const L0Span& s : l0) {
+    if (count_busy || !s.busy) {
+      ends.emplace_back(s.smallest, +1);
+      ends.emplace_back(s.largest, -1);
+    }
+  }
+  std::sort(ends.begin(), ends.end(),
+            [ucmp](const std::pair<Slice, int>& a,
+                   const std::pair<Slice, int>& b) {
+              const int c = ucmp->CompareWithoutTimestamp(a.first, b.first);
+              return c != 0 ? c < 0 : a.second > b.second;
+            });
+  int depth = 0;
+  int deepest = 0;
+  for (const auto& end : ends) {
+    depth += end.second;
+    deepest = std::max(deepest, depth);
+  }
+  return deepest;
+}
+
+std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
+                                               const Comparator* ucmp) {
+  // Depth only rises where a span starts, so every range of constant depth
+  // that is deepest somewhere begins at a span's first key: those keys are
+  // the candidates. O(n^2) for n L0 files, fine for the hundreds L0 holds.
+  struct Seed {
+    std::vector<size_t> covering;
+    uint64_t oldest_epoch;
+  };
+  std::vector<Seed> seeds;
+  std::set<std::vector<size_t>> seen;
+  for (const L0Span& start : l0) {
+    Seed seed{{}, UINT64_MAX};
+    for (size_t i = 0; i < l0.size(); ++i) {
+      if (Covers(l0[i], start.smallest, ucmp)) {
+        seed.covering.push_back(i);
+        seed.oldest_epoch = std::min(seed.oldest_epoch, l0[i].epoch);
+      }
+    }
+    if (seen.insert(seed.covering).second) {
+      seeds.push_back(std::move(seed));
+    }
+  }
+  std::stable_sort(seeds.begin(), seeds.end(),
+                   [](const Seed& a, const Seed& b) {
+                     if (a.covering.size() != b.covering.size()) {
+                       return a.covering.size() > b.covering.size();
+                     }
+                     return a.oldest_epoch < b.oldest_epoch;
+                   });
+  std::vector<std::vector<size_t>> ranked;
+  ranked.reserve(seeds.size());
+  for (Seed& s : seeds) {
+    ranked.push_back(std::move(s.covering));
+  }
+  return ranked;
+}
+
+std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
+                                        const std::vector<size_t>& seed,
+                                        const Comparator* ucmp) {
+  std::vector<bool> taken(l0.size(), false);
+  std::vector<size_t> to_visit;
+  for (size_t i : seed) {
+    if (!taken[i]) {
+      taken[i] = true;
+      to_visit.push_back(i);
+    }
+  }
+  while (!to_visit.empty()) {
+    const size_t t = to_visit.back();
+    to_visit.pop_back();
+    for (size_t o = 0; o < l0.size(); ++o) {
+      if (!taken[o] && l0[o].epoch < l0[t].epoch &&
+          Overlap(l0[o], l0[t], ucmp)) {
+        taken[o] = true;
+        to_visit.push_back(o);
+      }
+    }
+  }
+  std::vector<size_t> closure;
+  for (size_t i = 0; i < l0.size(); ++i) {
+    if (taken[i]) {
+      closure.push_back(i);
+    }
+  }
+  return closure;
+}
+
+std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
+                                        const std::vector<L0Span>& l1,
+                                        const Comparator* ucmp,
+                                        const FlushSplitLimits& limits) {
+  if (l1.empty() || limits.max_pieces <= 1 || limits.flush_bytes == 0) {
+    return {};
+  }
+  auto less = [ucmp](const Slice& a, const Slice& b) {
+    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+  };
+  auto by_first_key = [&](const L0Span& a, const L0Span& b) {
+    return less(a.smallest, b.smallest);
+  };
+
+  // L0's connected runs: files by first key, merged while they overlap.
+  std::vector<L0Span> sorted_l0 = l0;
+  std::sort(sorted_l0.begin(), sorted_l0.end(), by_first_key);
+  std::vector<L0Span> runs;
+  for (const L0Span& s : sorted_l0) {
+    if (!runs.empty() && !less(runs.back().largest, s.smallest)) {
+      if (less(runs.back().largest, s.largest)) {
+        runs.back().largest = s.largest;
+      }
+      runs.back().bytes += s.bytes;
+    } else {
+      runs.push_back(s);
+    }
+  }
+  auto inside_a_run = [&](const Slice& key) {
+    for (const L0Span& r : runs) {
+      if (less(r.smallest, key) && !less(r.largest, key)) {
+        return true;  // the run holds keys on both sides of a cut at key
+      }
+    }
+    return false;
+  };
+
+  // The candidate cuts, ascending and distinct.
+  std::vector<Slice> candidates;
+  for (const L0Span& r : runs) {
+    candidates.push_back(r.smallest);
+  }
+  for (size_t i = 1; i < l1.size(); ++i) {
+    if (!inside_a_run(l1[i].smallest)) {
+      candidates.push_back(l1[i].smallest);
+    }
+  }
+  std::sort(candidates.begin(), candidates.end(), less);
+  candidates.erase(std::unique(candidates.begin(), candidates.end(),
+                               [&](const Slice& a, const Slice& b) {
+                                 return !less(a, b) && !less(b, a);
+                               }),
+                   candidates.end());
+
+  // Where the flush's bytes are expected: interval j holds the keys in
+  // [candidates[j-1], candidates[j]); every L1 file and L0 run weighs its
+  // bytes in the interval that holds its first key.
+  std::vector<double> weight(candidates.size() + 1, 0);
+  double total = 0;
+  auto credit = [&](const L0Span& s) {
+    const size_t j =
+        std::upper_bound(candidates.begin(), candidates.end(), s.smallest,
+                         less) -
+        candidates.begin();
+    weight[j] += static_cast<double>(s.bytes);
+    total += static_cast<double>(s.bytes);
+  };
+  for (const L0Span& s : l1) {
+    credit(s);
+  }
+  for (const L0Span& r : runs) {
+    credit(r);
+  }
+  if (total <= 0) {
+    return {};
+  }
+
+  // Thin from the left: cut once the piece so far and everything after the
+  // cut are each expected to reach the smallest piece allowed. Each piece
+  // then holds at least total / max_pieces: at most max_pieces pieces.
+  const double smallest_piece =
+      std::max(total / static_cast<double>(limits.max_pieces),
+               total * static_cast<double>(limits.min_piece_bytes) /
+                   static_cast<double>(limits.flush_bytes));
+  std::vector<std::string> keys;
+  double piece = 0;
+  double consumed = 0;
+  for (size_t j = 0; j < candidates.size(); ++j) {
+    piece += weight[j];
+    consumed += weight[j];
+    if (piece >= smallest_piece && total - consumed >= smallest_piece) {
+      keys.push_back(candidates[j].ToString());
+      piece = 0;
+    }
+  }
+  return keys;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,109 @@
+// The ranged L0 layout (issue 20; spec section 8): its decisions as pure
+// functions over user-key ranges, so that each is tested without a DB.
+// Not wired in yet: the flush hook that cuts at FlushSplitKeys, the pick
+// (next to vlsm_picker.cc) and the L0 score on MaxDepth come next, behind
+// compaction_pri = kVlsmRanged.
+//
+// Why. In the paper's layout L0 is a FIFO of whole flushes and each L0 -> L1
+// step takes one flush: narrow, but each step rewrites the L1 range for one
+// flush's worth of new data, about 1 + L1/M bytes written per byte flushed.
+// Letting L0 hold d flushes before a step cuts that to 1 + L1/(d*M), but a
+// step over all of L0 is then L1 + d*M wide (RocksDB's tiered L0). The
+// ranged layout keeps both: L0 holds d flushes, and a step takes one key
+// range of L0 (every flush's piece of it) with the L1 files below it.
+//
+// Worked example. L1 is cut at "g" and "p"; three flushes were split there:
+//
+//          [a .. f]   [g .. o]   [p .. z]     flush 3 (epoch 3)
+//          [b .. f]   [h .. n]   [q .. y]     flush 2 (epoch 2)
+//          [a .. e]   [g .. o]   [p .. x]     flush 1 (epoch 1)
+//     L1:  [a .. f]   [g .. o]   [p .. z]
+//
+// Depth (the most L0 files covering one key) is 3. A step for "g".."o"
+// takes the three middle pieces and L1's middle file: a third of the width
+// of a step over all of L0, at the same cost per byte flushed.
+//
+// The read-order rule (vlsm_picker.h, VlsmCheckL0Order) holds because a step
+// takes, with every L0 file, every OLDER L0 file that overlaps it: reads
+// search L0 newest first and then L1, so a newer version may stay in L0
+// above an older one moved to L1, never the other way round. Newer files
+// that overlap may stay (they still shadow what goes to L1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rocksdb/comparator.h"
+#include "rocksdb/rocksdb_namespace.h"
+#include "rocksdb/slice.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+struct FileMetaData;
+
+// One file as these functions see it. Keys are user keys and both ends are
+// in the range; a file's range includes its range tombstones.
+struct L0Span {
+  Slice smallest;
+  Slice largest;
+  uint64_t epoch = 0;  // L0: a larger epoch holds newer data
+  uint64_t bytes = 0;
+  bool busy = false;   // taking part in a running compaction
+};
+
+// The spans of a level's files, in the level's order. The slices point into
+// the files' keys: the files must outlive the spans.
+std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files);
+
+// L0's depth: the most spans that cover any one user key (0 for none).
+// With count_busy = false, spans in a running compaction do not count, as
+// RocksDB's L0 score counts only files not being compacted.
+int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
+             bool count_busy = true);
+
+// Where a ranged L0 -> L1 step may start, best first: for every key where
+// a file starts, the spans covering it (indexes into l0), ordered by depth,
+// deepest first, and on equal depth by the oldest epoch among them, oldest
+// first (its data has waited longest). Sets that repeat appear once.
+std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
+                                               const Comparator* ucmp);
+
+// The L0 inputs of the step that starts from `seed`: the seed, then, until
+// nothing changes, every span older (smaller epoch) than one already taken
+// whose range overlaps it. Ascending indexes into l0.
+std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
+                                        const std::vector<size_t>& seed,
+                                        const Comparator* ucmp);
+
+// How a flush may be cut.
+struct FlushSplitLimits {
+  uint64_t flush_bytes = 0;      // what the flush is expected to write
+  uint64_t min_piece_bytes = 0;  // no piece expected smaller (S_M / 8)
+  size_t max_pieces = 1;         // no more pieces per flush
+};
+
+// The user keys at which a flush is cut, ascending: the first piece holds
+// the keys below keys[0], piece i the keys in [keys[i-1], keys[i]), the last
+// the keys from keys.back() up. Empty: one piece.
+//
+// The cuts are *guards* that stay put while L0 holds data around them, so
+// that the pieces of successive flushes line up (if they straddled each
+// other, the closure above would chain ranges into one wide step). A
+// candidate cut is
+//  - the first key of every connected run of L0 files (L0 holds no data
+//    just below it: cutting there keeps the runs apart), and
+//  - the first key of every L1 file (l1 sorted by key) except the first,
+//    unless it falls inside a run of L0 files (cutting there would split
+//    data that earlier flushes kept together).
+// Then the candidates are thinned from the left so that every piece is
+// expected to hold at least max(flush_bytes / max_pieces, min_piece_bytes),
+// expecting the flush's keys to spread as L1's and L0's bytes do. With an
+// empty L1 there is nothing to line up with: one piece.
+std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
+                                        const std::vector<L0Span>& l1,
+                                        const Comparator* ucmp,
+                                        const FlushSplitLimits& limits);
+
+}  // namespace ROCKSDB_NAMESPACE

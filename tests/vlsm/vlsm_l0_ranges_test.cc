@@ -1,0 +1,192 @@
+// The ranged L0 layout's pure functions (db/compaction/vlsm_l0_ranges.h):
+// L0 depth, where a ranged step starts, the files it must take, and where a
+// flush is cut.
+#include "db/compaction/vlsm_l0_ranges.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/comparator.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+
+const Comparator* Ucmp() { return BytewiseComparator(); }
+
+L0Span Span(const char* smallest, const char* largest, uint64_t epoch = 0,
+            uint64_t bytes = kMiB, bool busy = false) {
+  return L0Span{smallest, largest, epoch, bytes, busy};
+}
+
+// The header's worked example: three flushes cut at "g" and "p", newest
+// first (as a version keeps L0).
+std::vector<L0Span> ThreeAlignedFlushes() {
+  return {Span("a", "f", 3), Span("g", "o", 3), Span("p", "z", 3),
+          Span("b", "f", 2), Span("h", "n", 2), Span("q", "y", 2),
+          Span("a", "e", 1), Span("g", "o", 1), Span("p", "x", 1)};
+}
+
+TEST(VlsmL0RangesTest, DepthIsTheMostFilesOverOneKey) {
+  EXPECT_EQ(MaxDepth({}, Ucmp()), 0);
+  EXPECT_EQ(MaxDepth(ThreeAlignedFlushes(), Ucmp()), 3);
+  // Ends are included: two files that share only "c" are two deep there.
+  EXPECT_EQ(MaxDepth({Span("a", "c"), Span("c", "e")}, Ucmp()), 2);
+  EXPECT_EQ(MaxDepth({Span("a", "b"), Span("c", "d")}, Ucmp()), 1);
+  // Whole (unsplit) flushes over every key: depth is the file count.
+  EXPECT_EQ(MaxDepth({Span("a", "z"), Span("b", "y"), Span("a", "m")}, Ucmp()),
+            3);
+  // Files in a running compaction count only when asked to.
+  const std::vector<L0Span> some_busy = {Span("a", "z", 2, kMiB, true),
+                                         Span("a", "z", 1)};
+  EXPECT_EQ(MaxDepth(some_busy, Ucmp(), /*count_busy=*/true), 2);
+  EXPECT_EQ(MaxDepth(some_busy, Ucmp(), /*count_busy=*/false), 1);
+}
+
+TEST(VlsmL0RangesTest, SeedsStartAtTheDeepestRange) {
+  // The middle range has a fourth, newest piece: it goes first.
+  std::vector<L0Span> l0 = ThreeAlignedFlushes();
+  l0.insert(l0.begin(), Span("i", "k", 4));
+  const auto seeds = RankedL0Seeds(l0, Ucmp());
+  ASSERT_FALSE(seeds.empty());
+  // Indexes: 0 = [i,k]@4, 2 = [g,o]@3, 5 = [h,n]@2, 8 = [g,o]@1.
+  EXPECT_EQ(seeds[0], (std::vector<size_t>{0, 2, 5, 8}));
+  for (size_t i = 1; i < seeds.size(); ++i) {
+    EXPECT_LE(seeds[i].size(), seeds[i - 1].size());
+  }
+}
+
+TEST(VlsmL0RangesTest, EqualDepthGoesToTheOldestData) {
+  // Two ranges two deep; the right one holds the oldest file (epoch 1).
+  const std::vector<L0Span> l0 = {Span("a", "c", 4), Span("m", "p", 3),
+                                  Span("a", "c", 2), Span("m", "p", 1)};
+  const auto seeds = RankedL0Seeds(l0, Ucmp());
+  ASSERT_EQ(seeds.size(), 2u);
+  EXPECT_EQ(seeds[0], (std::vector<size_t>{1, 3}));
+  EXPECT_EQ(seeds[1], (std::vector<size_t>{0, 2}));
+}
+
+TEST(VlsmL0RangesTest, SeedsThatRepeatAppearOnce) {
+  // Three whole flushes that all start at "a": one seed, all of L0.
+  const std::vector<L0Span> l0 = {Span("a", "z", 3), Span("a", "y", 2),
+                                  Span("a", "x", 1)};
+  const auto seeds = RankedL0Seeds(l0, Ucmp());
+  ASSERT_EQ(seeds.size(), 1u);
+  EXPECT_EQ(seeds[0], (std::vector<size_t>{0, 1, 2}));
+}
+
+TEST(VlsmL0RangesTest, ClosureTakesEveryOlderOverlappingFileOnly) {
+  // A chain, newest first: D [x,z]@4, C [e,h]@3, B [c,f]@2, A [a,c]@1.
+  const std::vector<L0Span> l0 = {Span("x", "z", 4), Span("e", "h", 3),
+                                  Span("c", "f", 2), Span("a", "c", 1)};
+  // From C: B overlaps C and is older; A overlaps B and is older. D is
+  // disjoint and stays.
+  EXPECT_EQ(OlderOverlapClosure(l0, {1}, Ucmp()),
+            (std::vector<size_t>{1, 2, 3}));
+  // From A: B and C overlap the chain but are newer: they stay in L0,
+  // above the older versions that go to L1.
+  EXPECT_EQ(OlderOverlapClosure(l0, {3}, Ucmp()), (std::vector<size_t>{3}));
+  // From B: A (older, shares "c") comes; C (newer) does not.
+  EXPECT_EQ(OlderOverlapClosure(l0, {2}, Ucmp()),
+            (std::vector<size_t>{2, 3}));
+}
+
+TEST(VlsmL0RangesTest, AlignedPiecesCloseOverOneRange) {
+  const std::vector<L0Span> l0 = ThreeAlignedFlushes();
+  // The middle range's pieces: nothing from the other two ranges joins.
+  EXPECT_EQ(OlderOverlapClosure(l0, {1, 4, 7}, Ucmp()),
+            (std::vector<size_t>{1, 4, 7}));
+}
+
+// L1 as four 2 MiB files starting at "a", "g", "n", "t".
+std::vector<L0Span> L1Quarters() {
+  return {Span("a", "f", 0, 2 * kMiB), Span("g", "m", 0, 2 * kMiB),
+          Span("n", "s", 0, 2 * kMiB), Span("t", "z", 0, 2 * kMiB)};
+}
+
+FlushSplitLimits Limits(uint64_t flush, uint64_t min_piece, size_t max_pieces) {
+  FlushSplitLimits l;
+  l.flush_bytes = flush;
+  l.min_piece_bytes = min_piece;
+  l.max_pieces = max_pieces;
+  return l;
+}
+
+using Keys = std::vector<std::string>;
+
+TEST(VlsmL0RangesTest, EmptyL1OrOneFileMeansOnePiece) {
+  EXPECT_EQ(FlushSplitKeys({}, {}, Ucmp(), Limits(8 * kMiB, kMiB, 8)), Keys{});
+  EXPECT_EQ(FlushSplitKeys({}, {Span("a", "z", 0, 8 * kMiB)}, Ucmp(),
+                           Limits(8 * kMiB, kMiB, 8)),
+            Keys{});
+  // No piece allowed beyond one.
+  EXPECT_EQ(FlushSplitKeys({}, L1Quarters(), Ucmp(), Limits(8 * kMiB, 0, 1)),
+            Keys{});
+}
+
+TEST(VlsmL0RangesTest, CutsAtL1BoundariesWhenL0IsEmpty) {
+  EXPECT_EQ(FlushSplitKeys({}, L1Quarters(), Ucmp(),
+                           Limits(8 * kMiB, kMiB, 8)),
+            (Keys{"g", "n", "t"}));
+}
+
+TEST(VlsmL0RangesTest, MinimumPieceSizeThinsTheCuts) {
+  // An 8 MiB flush spread as L1 is, pieces of at least 4 MiB: one cut.
+  EXPECT_EQ(FlushSplitKeys({}, L1Quarters(), Ucmp(),
+                           Limits(8 * kMiB, 4 * kMiB, 8)),
+            (Keys{"n"}));
+}
+
+TEST(VlsmL0RangesTest, PieceCapThinsTheCuts) {
+  EXPECT_EQ(FlushSplitKeys({}, L1Quarters(), Ucmp(),
+                           Limits(8 * kMiB, 0, 2)),
+            (Keys{"n"}));
+  // 26 one-MiB L1 files "a".."z", at most 5 pieces: each piece must expect
+  // at least 26/5 MiB, so 6 files per piece and the rest in the last:
+  // a-f, g-l, m-r, s-z (4 pieces; a fifth would be 2 MiB).
+  std::vector<L0Span> many;
+  std::vector<std::string> firsts;
+  for (char c = 'a'; c <= 'z'; ++c) {
+    firsts.push_back(std::string(1, c));
+  }
+  for (const std::string& k : firsts) {
+    many.push_back(Span(k.c_str(), k.c_str(), 0, kMiB));
+  }
+  EXPECT_EQ(FlushSplitKeys({}, many, Ucmp(), Limits(26 * kMiB, 0, 5)),
+            (Keys{"g", "m", "s"}));
+}
+
+TEST(VlsmL0RangesTest, GuardsStayWhereL0HoldsData) {
+  // Earlier flushes were cut at "g" and "n"; L1 has since been re-cut at
+  // "j" (inside L0's data "g".."m") and "p" (where L0 holds nothing). A cut
+  // at "j" would split pieces already in L0: it is not taken. "g" and "n"
+  // stay, and "p" is new.
+  const std::vector<L0Span> l0 = {Span("a", "f", 2, kMiB),
+                                  Span("g", "m", 2, kMiB),
+                                  Span("n", "o", 2, kMiB)};
+  const std::vector<L0Span> l1 = {Span("a", "i", 0, kMiB),
+                                  Span("j", "o", 0, kMiB),
+                                  Span("p", "z", 0, kMiB)};
+  const Keys cuts =
+      FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8));
+  EXPECT_EQ(cuts, (Keys{"g", "n", "p"}));
+  // Once L0 holds data across "p" too, "p" is no longer taken.
+  std::vector<L0Span> wider = l0;
+  wider.back() = Span("n", "z", 2, kMiB);
+  EXPECT_EQ(FlushSplitKeys(wider, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
+            (Keys{"g", "n"}));
+}
+
+TEST(VlsmL0RangesTest, AllKeysInOneL0RunMeansNoCutInsideIt) {
+  // One whole flush over every key sits in L0: every L1 boundary falls
+  // inside it, and only its own first key is a candidate.
+  const std::vector<L0Span> l0 = {Span("a", "z", 1, 8 * kMiB)};
+  EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(),
+                           Limits(8 * kMiB, kMiB, 8)),
+            Keys{});
+}
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE
