@@ -9,6 +9,7 @@
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker.h"
 #include "db/compaction/sorted_run_overlap.h"
+#include "db/compaction/vlsm_l0_ranges.h"
 #include "db/version_set.h"
 #include "logging/logging.h"
 #include "options/cf_options.h"
@@ -105,6 +106,48 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
     return false;
   }
   return true;
+}
+
+bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
+                  CompactionPicker* picker, int output_level,
+                  int penultimate_level,
+                  CompactionInputFiles* start_level_inputs) {
+  start_level_inputs->clear();
+  start_level_inputs->level = 0;
+  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
+  if (l0.empty() || !picker->level0_compactions_in_progress()->empty()) {
+    return false;
+  }
+  const Comparator* ucmp = vstorage->user_comparator();
+  const std::vector<L0Span> spans = SpansOf(l0);
+  for (const std::vector<size_t>& seed : RankedL0Seeds(spans, ucmp)) {
+    CompactionInputFiles candidate;
+    candidate.level = 0;
+    bool busy = false;
+    for (size_t i : OlderOverlapClosure(spans, seed, ucmp)) {
+      busy = busy || l0[i]->being_compacted;
+      candidate.files.push_back(l0[i]);  // ascending index: newest first
+    }
+    if (busy) {
+      continue;
+    }
+    InternalKey smallest;
+    InternalKey largest;
+    picker->GetRange(candidate, &smallest, &largest);
+    CompactionInputFiles l1_inputs;
+    l1_inputs.level = output_level;
+    vstorage->GetOverlappingInputs(output_level, &smallest, &largest,
+                                   &l1_inputs.files);
+    if ((!l1_inputs.empty() &&
+         !picker->ExpandInputsToCleanCut(cf_name, vstorage, &l1_inputs)) ||
+        picker->FilesRangeOverlapWithCompaction({candidate}, output_level,
+                                                penultimate_level)) {
+      continue;  // its L1 range is busy: try the next range
+    }
+    *start_level_inputs = std::move(candidate);
+    return true;
+  }
+  return false;
 }
 
 bool VlsmTakeL0Head(const std::string& cf_name, VersionStorageInfo* vstorage,

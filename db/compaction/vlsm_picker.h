@@ -80,6 +80,21 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
                       int penultimate_level,
                       CompactionInputFiles* start_level_inputs);
 
+// The ranged L0 layout's L0 -> L1 pick (issue 20; vlsm_l0_ranges.h). Not
+// hooked in yet: compaction_pri = kVlsmRanged will make it the choke point's
+// pick. Tries the ranges of L0 deepest first (RankedL0Seeds); a range's
+// inputs are its files and every older L0 file that overlaps them
+// (OlderOverlapClosure), so no older version stays above a newer one. The
+// first range whose inputs and L1 files (to a clean cut) are free, and whose
+// key range no running compaction writes into output_level, is taken: busy
+// ranges are skipped, not waited for. Fills start_level_inputs in L0 order
+// (newest first) and returns true; false, with it cleared, when no range may
+// start now or another L0 compaction runs (one at a time, as kVlsm).
+bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
+                  CompactionPicker* picker, int output_level,
+                  int penultimate_level,
+                  CompactionInputFiles* start_level_inputs);
+
 // The choke point of every automatic pick that starts in L0 under kVlsm,
 // called where the pick's first files are chosen and before anything grows
 // them. Whatever proposed the pick (the L0 score, a file marked for

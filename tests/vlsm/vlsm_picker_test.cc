@@ -352,6 +352,97 @@ TEST_P(VlsmPickerTest, L0OrderRuleOnGivenInputs) {
   EXPECT_NE(s.ToString().find("never compacts L0 into L0"), std::string::npos);
 }
 
+// The ranged layout's pick (PickRangedL0, issue 20): three flushes cut at
+// L1's boundaries "i" and "q" (AddL1Thirds), newest first, with epochs.
+class RangedPickTest : public VlsmPickerTest {
+ public:
+  FileMetaData* AddL0(uint64_t number, const char* smallest,
+                      const char* largest, uint64_t epoch) {
+    FileMetaData* f = Add(0, number, smallest, largest, kMiB / 4, 100 + epoch);
+    f->epoch_number = epoch;
+    return f;
+  }
+
+  // Flush e's pieces are numbered 10*e + 1..3, left to right.
+  void AddAlignedFlush(uint64_t e) {
+    AddL0(10 * e + 1, "a", "h", e);
+    AddL0(10 * e + 2, "i", "p", e);
+    AddL0(10 * e + 3, "q", "z", e);
+  }
+
+  bool PickRanged(std::vector<uint64_t>* numbers) {
+    CompactionInputFiles in;
+    const bool picked =
+        PickRangedL0("default", vstorage_.get(), &picker_, 1, -1, &in);
+    numbers->clear();
+    for (const FileMetaData* f : in.files) {
+      numbers->push_back(f->fd.GetNumber());
+    }
+    return picked;
+  }
+};
+
+// The middle range holds a fourth, newest piece: it is the deepest and
+// goes first, with every flush's piece of it and nothing else.
+TEST_P(RangedPickTest, DeepestRangeFirst) {
+  AddL0(50, "j", "k", 5);
+  for (uint64_t e = 4; e >= 2; --e) {
+    AddAlignedFlush(e);
+  }
+  AddL1Thirds();
+  Finalize();
+  std::vector<uint64_t> taken;
+  ASSERT_TRUE(PickRanged(&taken));
+  EXPECT_EQ(taken, (std::vector<uint64_t>{50, 42, 32, 22}));
+}
+
+// An older whole-key-range flush (file 1) under the pieces: any range
+// must take it along, as it is older and overlaps. The newer pieces of the
+// other ranges stay in L0, where reads still find them before file 1's
+// older versions in L1.
+TEST_P(RangedPickTest, OlderOverlappingFilesComeAlong) {
+  AddAlignedFlush(3);
+  AddAlignedFlush(2);
+  AddL0(1, "a", "z", 1);
+  AddL1Thirds();
+  Finalize();
+  std::vector<uint64_t> taken;
+  ASSERT_TRUE(PickRanged(&taken));
+  EXPECT_EQ(taken, (std::vector<uint64_t>{31, 21, 1}));
+}
+
+// The deepest range's L1 file is in a running L1 -> L2 compaction: that
+// range is skipped, not waited for; the next range goes.
+TEST_P(RangedPickTest, BusyRangesAreSkipped) {
+  AddL0(50, "j", "k", 5);
+  for (uint64_t e = 4; e >= 2; --e) {
+    AddAlignedFlush(e);
+  }
+  AddL1Thirds();
+  for (const auto& f : files_) {
+    if (f->fd.GetNumber() == 11) {
+      f->being_compacted = true;  // L1 "i".."p"
+    }
+  }
+  Finalize();
+  std::vector<uint64_t> taken;
+  ASSERT_TRUE(PickRanged(&taken));
+  EXPECT_EQ(taken, (std::vector<uint64_t>{41, 31, 21}));
+  // With every L1 file busy, nothing may start.
+  for (const auto& f : files_) {
+    if (f->fd.GetNumber() >= 10 && f->fd.GetNumber() <= 12) {
+      f->being_compacted = true;
+    }
+  }
+  EXPECT_FALSE(PickRanged(&taken));
+  EXPECT_TRUE(taken.empty());
+}
+
+INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsm),
+                        [](const testing::TestParamInfo<CompactionPri>&) {
+                          return "Vlsm";
+                        });
+
 TEST(VlsmPutL0LastTest, OnlyLevelsOverTargetMoveAboveL0) {
   std::vector<double> scores = {12.0, 1.25, 0.5, 3.0, 0.0};
   VlsmPutL0Last(3, &scores);
