@@ -70,6 +70,30 @@ std::optional<VsstCutPolicy> VsstCutPolicyForOutputsOf(
   return VsstCutPolicyFor(*c.mutable_cf_options());
 }
 
+namespace {
+
+// Whether an L0 -> L1 step over l0_inputs may start now: the L1 files in
+// its range (to a clean cut) are in no running compaction, and no running
+// compaction writes into that range of output_level.
+bool L1RangeIsFree(const std::string& cf_name, VersionStorageInfo* vstorage,
+                   CompactionPicker* picker,
+                   const CompactionInputFiles& l0_inputs, int output_level,
+                   int penultimate_level) {
+  InternalKey smallest;
+  InternalKey largest;
+  picker->GetRange(l0_inputs, &smallest, &largest);
+  CompactionInputFiles l1_inputs;
+  l1_inputs.level = output_level;
+  vstorage->GetOverlappingInputs(output_level, &smallest, &largest,
+                                 &l1_inputs.files);
+  return (l1_inputs.empty() ||
+          picker->ExpandInputsToCleanCut(cf_name, vstorage, &l1_inputs)) &&
+         !picker->FilesRangeOverlapWithCompaction({l0_inputs}, output_level,
+                                                  penultimate_level);
+}
+
+}  // namespace
+
 bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
                       CompactionPicker* picker, int output_level,
                       int penultimate_level,
@@ -87,21 +111,8 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
     return false;
   }
   start_level_inputs->files.push_back(oldest);
-
-  // The L1 files in its range must not be in a running L1 -> L2 compaction,
-  // and no running compaction may be writing into that range of L1.
-  InternalKey smallest;
-  InternalKey largest;
-  picker->GetRange(*start_level_inputs, &smallest, &largest);
-  CompactionInputFiles l1_inputs;
-  l1_inputs.level = output_level;
-  vstorage->GetOverlappingInputs(output_level, &smallest, &largest,
-                                 &l1_inputs.files);
-  if ((!l1_inputs.empty() &&
-       !picker->ExpandInputsToCleanCut(cf_name, vstorage, &l1_inputs)) ||
-      picker->FilesRangeOverlapWithCompaction({*start_level_inputs},
-                                              output_level,
-                                              penultimate_level)) {
+  if (!L1RangeIsFree(cf_name, vstorage, picker, *start_level_inputs,
+                     output_level, penultimate_level)) {
     start_level_inputs->clear();
     return false;
   }
@@ -128,24 +139,12 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
       busy = busy || l0[i]->being_compacted;
       candidate.files.push_back(l0[i]);  // ascending index: newest first
     }
-    if (busy) {
-      continue;
+    if (!busy && L1RangeIsFree(cf_name, vstorage, picker, candidate,
+                               output_level, penultimate_level)) {
+      *start_level_inputs = std::move(candidate);
+      return true;
     }
-    InternalKey smallest;
-    InternalKey largest;
-    picker->GetRange(candidate, &smallest, &largest);
-    CompactionInputFiles l1_inputs;
-    l1_inputs.level = output_level;
-    vstorage->GetOverlappingInputs(output_level, &smallest, &largest,
-                                   &l1_inputs.files);
-    if ((!l1_inputs.empty() &&
-         !picker->ExpandInputsToCleanCut(cf_name, vstorage, &l1_inputs)) ||
-        picker->FilesRangeOverlapWithCompaction({candidate}, output_level,
-                                                penultimate_level)) {
-      continue;  // its L1 range is busy: try the next range
-    }
-    *start_level_inputs = std::move(candidate);
-    return true;
+    // Busy here: try the next range.
   }
   return false;
 }

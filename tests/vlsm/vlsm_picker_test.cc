@@ -8,12 +8,14 @@
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker_level.h"
 #include "db/compaction/sorted_run_overlap.h"
+#include "db/compaction/vlsm_l0_ranges.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "gtest/gtest.h"
 #include "rocksdb/lsm_metrics.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/vlsm.h"
+#include "util/random.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -442,6 +444,70 @@ INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsm),
                         [](const testing::TestParamInfo<CompactionPri>&) {
                           return "Vlsm";
                         });
+
+// The ranged pick against the L0 order rule (VlsmCheckL0Order, issue 19),
+// on random L0 shapes: up to six flushes, each whole or cut into pieces at
+// random keys (pieces of one flush share its epoch and do not overlap).
+// Every step RankedL0Seeds proposes, closed by OlderOverlapClosure, keeps
+// the rule. The seeds alone (a range's files without the older files that
+// overlap them) break it on some shapes: the closure is what keeps it.
+TEST(RangedL0OrderTest, EveryRangedStepKeepsTheL0OrderRule) {
+  const Comparator* ucmp = BytewiseComparator();
+  Random rnd(20261124);
+  int seeds_alone_broke_the_rule = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<std::unique_ptr<FileMetaData>> owned;
+    std::vector<FileMetaData*> l0;  // newest first
+    const int flushes = 1 + static_cast<int>(rnd.Uniform(6));
+    uint64_t number = 1000;
+    for (int e = flushes; e >= 1; --e) {
+      // Cut keys ascending; each piece [lo, hi] lies inside its cut range.
+      std::string cuts = "a";
+      for (char c = 'b'; c <= 'z'; ++c) {
+        if (rnd.OneIn(6)) {
+          cuts.push_back(c);
+        }
+      }
+      cuts.push_back('z' + 1);
+      for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+        const char lo = static_cast<char>(
+            cuts[i] + rnd.Uniform(static_cast<int>(cuts[i + 1] - cuts[i])));
+        const char hi = static_cast<char>(
+            lo + rnd.Uniform(static_cast<int>(cuts[i + 1] - lo)));
+        if (rnd.OneIn(4)) {
+          continue;  // no keys of this flush in that range
+        }
+        const SequenceNumber seq = 100 * e;
+        auto f = std::make_unique<FileMetaData>(
+            number++, 0, kMiB, InternalKey(std::string(1, lo), seq, kTypeValue),
+            InternalKey(std::string(1, hi), seq, kTypeValue), seq, seq, false,
+            Temperature::kUnknown, kInvalidBlobFileNumber,
+            kUnknownOldestAncesterTime, kUnknownFileCreationTime,
+            static_cast<uint64_t>(e), kUnknownFileChecksum,
+            kUnknownFileChecksumFuncName, kNullUniqueId64x2, 0, 0, true);
+        l0.push_back(f.get());
+        owned.push_back(std::move(f));
+      }
+    }
+    const std::vector<L0Span> spans = SpansOf(l0);
+    auto check = [&](const std::vector<size_t>& picked) {
+      CompactionInputFiles in;
+      in.level = 0;
+      for (size_t i : picked) {
+        in.files.push_back(l0[i]);
+      }
+      return VlsmCheckL0Order(kVlsm, {in}, 1, l0, /*automatic=*/false, ucmp);
+    };
+    for (const std::vector<size_t>& seed : RankedL0Seeds(spans, ucmp)) {
+      const Status s = check(OlderOverlapClosure(spans, seed, ucmp));
+      EXPECT_TRUE(s.ok()) << "trial " << trial << ": " << s.ToString();
+      if (!check(seed).ok()) {
+        seeds_alone_broke_the_rule++;
+      }
+    }
+  }
+  EXPECT_GT(seeds_alone_broke_the_rule, 0);
+}
 
 TEST(VlsmPutL0LastTest, OnlyLevelsOverTargetMoveAboveL0) {
   std::vector<double> scores = {12.0, 1.25, 0.5, 3.0, 0.0};
