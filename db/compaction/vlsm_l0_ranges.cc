@@ -8,12 +8,12 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-namespace {
-
-bool Overlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
+bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
   return ucmp->CompareWithoutTimestamp(a.smallest, b.largest) <= 0 &&
          ucmp->CompareWithoutTimestamp(b.smallest, a.largest) <= 0;
 }
+
+namespace {
 
 bool Covers(const L0Span& s, const Slice& key, const Comparator* ucmp) {
   return ucmp->CompareWithoutTimestamp(s.smallest, key) <= 0 &&
@@ -22,13 +22,16 @@ bool Covers(const L0Span& s, const Slice& key, const Comparator* ucmp) {
 
 }  // namespace
 
+L0Span SpanOf(const FileMetaData& f) {
+  return {f.smallest.user_key(), f.largest.user_key(), f.epoch_number,
+          f.fd.GetFileSize(), f.being_compacted};
+}
+
 std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files) {
   std::vector<L0Span> spans;
   spans.reserve(files.size());
   for (const FileMetaData* f : files) {
-    spans.push_back({f->smallest.user_key(), f->largest.user_key(),
-                     f->epoch_number, f->fd.GetFileSize(),
-                     f->being_compacted});
+    spans.push_back(SpanOf(*f));
   }
   return spans;
 }
@@ -113,7 +116,7 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
     to_visit.pop_back();
     for (size_t o = 0; o < l0.size(); ++o) {
       if (!taken[o] && l0[o].epoch < l0[t].epoch &&
-          Overlap(l0[o], l0[t], ucmp)) {
+          SpansOverlap(l0[o], l0[t], ucmp)) {
         taken[o] = true;
         to_visit.push_back(o);
       }

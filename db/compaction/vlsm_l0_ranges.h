@@ -53,9 +53,14 @@ struct L0Span {
   bool busy = false;   // taking part in a running compaction
 };
 
-// The spans of a level's files, in the level's order. The slices point into
-// the files' keys: the files must outlive the spans.
+// A file's span, and the spans of a level's files in the level's order. The
+// slices point into the files' keys: the files must outlive the spans.
+L0Span SpanOf(const FileMetaData& file);
 std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files);
+
+// Whether two spans share a user key: the one overlap test of the L0 order
+// rule, for the closure below and VlsmCheckL0Order alike.
+bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp);
 
 // L0's depth: the most spans that cover any one user key (0 for none).
 // With count_busy = false, spans in a running compaction do not count, as

@@ -181,14 +181,6 @@ std::string FileNumbers(const std::vector<FileMetaData*>& files) {
   return out;
 }
 
-bool UserKeyRangesOverlap(const Comparator* ucmp, const FileMetaData& a,
-                          const FileMetaData& b) {
-  return ucmp->CompareWithoutTimestamp(a.smallest.user_key(),
-                                       b.largest.user_key()) <= 0 &&
-         ucmp->CompareWithoutTimestamp(b.smallest.user_key(),
-                                       a.largest.user_key()) <= 0;
-}
-
 }  // namespace
 
 Status VlsmCheckL0Order(CompactionPri pri,
@@ -236,7 +228,7 @@ Status VlsmCheckL0Order(CompactionPri pri,
       continue;
     }
     for (const FileMetaData* older : older_left_behind) {
-      if (UserKeyRangesOverlap(ucmp, *f, *older)) {
+      if (SpansOverlap(SpanOf(*f), SpanOf(*older), ucmp)) {
         return Status::InvalidArgument(
             "compaction_pri=kVlsm: the compaction takes L0 file #" +
             std::to_string(f->fd.GetNumber()) + " but not the older L0 file #" +
