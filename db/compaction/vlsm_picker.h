@@ -84,7 +84,8 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 // hooked in yet: compaction_pri = kVlsmRanged will make it the choke point's
 // pick. Tries the ranges of L0 deepest first (RankedL0Seeds); a range's
 // inputs are its files and every older L0 file that overlaps them
-// (OlderOverlapClosure), so no older version stays above a newer one. The
+// (OlderOverlapClosure), so no older version is left in L0, where reads
+// would find it before the newer one moved to L1 (VlsmCheckL0Order). The
 // first range whose inputs and L1 files (to a clean cut) are free, and whose
 // key range no running compaction writes into output_level, is taken: busy
 // ranges are skipped, not waited for. Fills start_level_inputs in L0 order
