@@ -92,21 +92,28 @@ bool L1RangeIsFree(const std::string& cf_name, VersionStorageInfo* vstorage,
                                                   penultimate_level);
 }
 
+// The start of both L0 picks: clears start_level_inputs (an L0 input set)
+// and says whether an L0 -> L1 step may start at all. One L0 compaction at a
+// time: in the single-file layout the head of the queue is either free or in
+// the one running compaction; the ranged layout keeps the same rule for now.
+bool L0PickMayStart(VersionStorageInfo* vstorage, CompactionPicker* picker,
+                    CompactionInputFiles* start_level_inputs) {
+  start_level_inputs->clear();
+  start_level_inputs->level = 0;
+  return !vstorage->LevelFiles(0).empty() &&
+         picker->level0_compactions_in_progress()->empty();
+}
+
 }  // namespace
 
 bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
                       CompactionPicker* picker, int output_level,
                       int penultimate_level,
                       CompactionInputFiles* start_level_inputs) {
-  start_level_inputs->clear();
-  start_level_inputs->level = 0;
-  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
-  // One L0 compaction at a time: the head of the queue is either free or
-  // already in the one running compaction.
-  if (l0.empty() || !picker->level0_compactions_in_progress()->empty()) {
+  if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
     return false;
   }
-  FileMetaData* oldest = l0.back();  // L0 is kept newest first
+  FileMetaData* oldest = vstorage->LevelFiles(0).back();  // L0 is kept newest first
   if (oldest->being_compacted) {
     return false;
   }
@@ -123,12 +130,10 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
                   CompactionPicker* picker, int output_level,
                   int penultimate_level,
                   CompactionInputFiles* start_level_inputs) {
-  start_level_inputs->clear();
-  start_level_inputs->level = 0;
-  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
-  if (l0.empty() || !picker->level0_compactions_in_progress()->empty()) {
+  if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
     return false;
   }
+  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
   const Comparator* ucmp = vstorage->user_comparator();
   const std::vector<L0Span> spans = SpansOf(l0);
   for (const std::vector<size_t>& seed : RankedL0Seeds(spans, ucmp)) {
