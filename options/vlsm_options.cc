@@ -2,10 +2,12 @@
 // column family's options from (S_M, f, Phi); CheckVlsmOptions() judges any
 // column family's options, and is the check DB::Open, CreateColumnFamily and
 // SetOptions run (patch 0002), so users and the DB refuse the same things.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "options/compaction_pri_name.h"
 #include "options/vlsm_sizing.h"
 #include "rocksdb/vlsm.h"
 
@@ -21,6 +23,8 @@ std::string VlsmOptionsFieldName(VlsmParameter parameter) {
       return "l1_l2_growth (Phi)";
     case VlsmParameter::kNumLevels:
       return "num_levels";
+    case VlsmParameter::kRangedL0Depth:
+      return "ranged_l0_depth";
   }
   return "?";
 }
@@ -54,6 +58,11 @@ Status CheckVlsmSizing(const VlsmOptions& vlsm, int num_levels,
                                    " is too large: " +
                                    std::to_string(vlsm.sst_size));
   }
+  if (vlsm.l0_layout == VlsmL0Layout::kRanged && vlsm.ranged_l0_depth < 1) {
+    return Status::InvalidArgument("vLSM " + name(P::kRangedL0Depth) +
+                                   " must be >= 1, got " +
+                                   std::to_string(vlsm.ranged_l0_depth));
+  }
   if (num_levels < 3) {
     return Status::InvalidArgument(
         "vLSM needs " + name(P::kNumLevels) +
@@ -75,7 +84,8 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   const uint64_t f = static_cast<uint64_t>(vlsm.growth);
   ColumnFamilyOptions o = *cf_options;  // committed only if all is well
   o.compaction_style = kCompactionStyleLevel;
-  o.compaction_pri = kVlsm;
+  const bool ranged = vlsm.l0_layout == VlsmL0Layout::kRanged;
+  o.compaction_pri = ranged ? kVlsmRanged : kVlsm;
   o.target_file_size_base = vlsm.sst_size;
   o.target_file_size_multiplier = 1;
   o.write_buffer_size = static_cast<size_t>(vlsm.sst_size);
@@ -88,7 +98,15 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   o.max_bytes_for_level_multiplier_additional[1] =
       vlsm.l1_l2_growth / vlsm.growth;
   o.level_compaction_dynamic_level_bytes = false;
-  o.level0_file_num_compaction_trigger = 1;
+  o.level0_file_num_compaction_trigger = ranged ? vlsm.ranged_l0_depth : 1;
+  if (ranged) {
+    // L0's stall triggers count L0 files (flushes while flushes are whole);
+    // they must stay above the depth at which a range compacts.
+    o.level0_slowdown_writes_trigger = std::max(
+        o.level0_slowdown_writes_trigger, 2 * vlsm.ranged_l0_depth + 4);
+    o.level0_stop_writes_trigger = std::max(
+        o.level0_stop_writes_trigger, o.level0_slowdown_writes_trigger + 16);
+  }
   o.max_compaction_bytes = (f + 2) * vlsm.sst_size;
   s = CheckVlsmOptions(o);
   if (s.ok()) {
@@ -98,26 +116,29 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
 }
 
 Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options) {
-  if (cf_options.compaction_pri != kVlsm) {
+  if (!IsVlsmCompactionPri(cf_options.compaction_pri)) {
     return Status::OK();
   }
+  // Every message names the value the column family uses.
+  const std::string pri =
+      "compaction_pri=" + CompactionPriName(cf_options.compaction_pri);
   const char* kHint = " (ConfigureVlsm() in rocksdb/vlsm.h sets every option "
                       "vLSM needs)";
   if (cf_options.compaction_style != kCompactionStyleLevel) {
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs compaction_style=kCompactionStyleLevel",
+        pri + " needs compaction_style=kCompactionStyleLevel",
         kHint);
   }
   if (cf_options.level_compaction_dynamic_level_bytes) {
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs level_compaction_dynamic_level_bytes="
+        pri + " needs level_compaction_dynamic_level_bytes="
         "false: dynamic level sizing ignores "
         "max_bytes_for_level_multiplier_additional, which sets Phi",
         kHint);
   }
   if (cf_options.num_levels < 3) {
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs num_levels >= 3 (L0, the vSST level L1 "
+        pri + " needs num_levels >= 3 (L0, the vSST level L1 "
         "and L2)",
         kHint);
   }
@@ -126,13 +147,13 @@ Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options) {
     // VsstCutPolicyFor() takes f as an integer (S_m = S_M / f, the bound
     // f * S_M): a fraction would silently be cut off.
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs max_bytes_for_level_multiplier (f) to be "
+        pri + " needs max_bytes_for_level_multiplier (f) to be "
         "a whole number >= 2, got " + std::to_string(f),
         kHint);
   }
   if (cf_options.target_file_size_base == 0) {
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm needs target_file_size_base (S_M) > 0", kHint);
+        pri + " needs target_file_size_base (S_M) > 0", kHint);
   }
   return Status::OK();
 }

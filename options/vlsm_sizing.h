@@ -17,7 +17,13 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-enum class VlsmParameter { kSstSize, kGrowth, kL1L2Growth, kNumLevels };
+enum class VlsmParameter {
+  kSstSize,
+  kGrowth,
+  kL1L2Growth,
+  kNumLevels,
+  kRangedL0Depth
+};
 
 using VlsmParameterNamer = std::string (*)(VlsmParameter);
 

@@ -1,5 +1,6 @@
 // db_bench_vlsm: upstream db_bench, every benchmark and flag unchanged, plus
-//   --vlsm [--vlsm_sst_size=S_M --vlsm_growth=f --vlsm_phi=Phi]
+//   --vlsm [--vlsm_sst_size=S_M --vlsm_growth=f --vlsm_phi=Phi
+//           --vlsm_l0=single|ranged --vlsm_ranged_l0_depth=D]
 //       vLSM on, through ConfigureVlsm() (include/rocksdb/vlsm.h);
 //   --vlsm_report=PATH
 //       the LsmMetricsCollector report as JSON (the readable block is printed
@@ -33,6 +34,14 @@ DEFINE_int32(vlsm_growth, ROCKSDB_NAMESPACE::VlsmOptions().growth,
              "vLSM f: growth factor between levels other than L1->L2");
 DEFINE_int32(vlsm_phi, ROCKSDB_NAMESPACE::VlsmOptions().l1_l2_growth,
              "vLSM Phi: growth factor L1->L2, a multiple of f");
+DEFINE_string(vlsm_l0, "single",
+              "vLSM's L0 layout: single (the paper's: one L0 file per step, "
+              "compaction_pri=kVlsm) or ranged (experimental: L0 compacted "
+              "one key range at a time, compaction_pri=kVlsmRanged)");
+DEFINE_int32(vlsm_ranged_l0_depth,
+             ROCKSDB_NAMESPACE::VlsmOptions().ranged_l0_depth,
+             "with --vlsm_l0=ranged: the L0 depth (flushes over one key) at "
+             "which a range is compacted");
 DEFINE_string(vlsm_report, "",
               "write the LSM metrics report (JSON) to this path");
 
@@ -69,7 +78,7 @@ bool IsExplicit(const std::string& flag) {
 
 std::string ConfigJson(const Options& o) {
   lsm_metrics::JsonWriter w;
-  const bool vlsm = o.compaction_pri == kVlsm;
+  const bool vlsm = IsVlsmCompactionPri(o.compaction_pri);
   const int phi_multiplier =
       o.max_bytes_for_level_multiplier_additional.size() > 1
           ? o.max_bytes_for_level_multiplier_additional[1]
@@ -93,6 +102,8 @@ std::string ConfigJson(const Options& o) {
   w.Field("num_levels", o.num_levels);
   w.Field("level0_file_num_compaction_trigger",
           o.level0_file_num_compaction_trigger);
+  w.Field("level0_slowdown_writes_trigger", o.level0_slowdown_writes_trigger);
+  w.Field("level0_stop_writes_trigger", o.level0_stop_writes_trigger);
   w.Field("level_compaction_dynamic_level_bytes",
           o.level_compaction_dynamic_level_bytes);
   w.Field("max_compaction_bytes", o.max_compaction_bytes);
@@ -171,8 +182,11 @@ int main(int argc, char** argv) {
   flags.sst_size = FLAGS_vlsm_sst_size;
   flags.growth = FLAGS_vlsm_growth;
   flags.phi = FLAGS_vlsm_phi;
+  flags.l0 = FLAGS_vlsm_l0;
+  flags.ranged_l0_depth = FLAGS_vlsm_ranged_l0_depth;
   flags.num_levels = FLAGS_num_levels;
-  for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi"}) {
+  for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi",
+                           "vlsm_l0", "vlsm_ranged_l0_depth"}) {
     if (IsExplicit(name)) {
       flags.explicit_flags.insert(name);
     }
@@ -201,11 +215,16 @@ int main(int argc, char** argv) {
                  "DB (one DB per collector)\n");
   }
   if (FLAGS_vlsm) {
+    const std::string l0 =
+        run.vlsm.l0_layout == VlsmL0Layout::kRanged
+            ? "ranged, depth " + std::to_string(run.vlsm.ranged_l0_depth)
+            : "single file";
     std::fprintf(stdout,
-                 "db_bench_vlsm %s: vLSM on (S_M %llu bytes, f %d, Phi %d)\n",
+                 "db_bench_vlsm %s: vLSM on (S_M %llu bytes, f %d, Phi %d, "
+                 "L0 %s)\n",
                  GetVlsmForkVersionAsString().c_str(),
                  static_cast<unsigned long long>(run.vlsm.sst_size),
-                 run.vlsm.growth, run.vlsm.l1_l2_growth);
+                 run.vlsm.growth, run.vlsm.l1_l2_growth, l0.c_str());
   } else {
     std::fprintf(stdout, "db_bench_vlsm %s: vLSM off (stock compaction)\n",
                  GetVlsmForkVersionAsString().c_str());

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "options/compaction_pri_name.h"
 #include "options/vlsm_sizing.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -20,6 +21,8 @@ std::string FlagName(VlsmParameter parameter) {
       return "--vlsm_phi (Phi)";
     case VlsmParameter::kNumLevels:
       return "--num_levels";
+    case VlsmParameter::kRangedL0Depth:
+      return "--vlsm_ranged_l0_depth";
   }
   return "?";
 }
@@ -75,6 +78,16 @@ const std::vector<OwnedFlag>& OwnedFlags() {
          t->level0_file_num_compaction_trigger = f.level0_file_num_compaction_trigger;
        },
        [](const Options& o) { return std::to_string(o.level0_file_num_compaction_trigger); }},
+      {"level0_slowdown_writes_trigger",
+       [](const Options& f, Options* t) {
+         t->level0_slowdown_writes_trigger = f.level0_slowdown_writes_trigger;
+       },
+       [](const Options& o) { return std::to_string(o.level0_slowdown_writes_trigger); }},
+      {"level0_stop_writes_trigger",
+       [](const Options& f, Options* t) {
+         t->level0_stop_writes_trigger = f.level0_stop_writes_trigger;
+       },
+       [](const Options& o) { return std::to_string(o.level0_stop_writes_trigger); }},
       {"max_compaction_bytes",
        [](const Options& f, Options* t) { t->max_compaction_bytes = f.max_compaction_bytes; },
        [](const Options& o) { return std::to_string(o.max_compaction_bytes); }},
@@ -92,7 +105,8 @@ const std::vector<OwnedFlag>& OwnedFlags() {
 
 Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out) {
   if (!flags.vlsm) {
-    for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi"}) {
+    for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi",
+                             "vlsm_l0", "vlsm_ranged_l0_depth"}) {
       if (flags.explicit_flags.count(name) > 0) {
         return Status::InvalidArgument(std::string("--") + name +
                                        " has no effect without --vlsm");
@@ -103,6 +117,16 @@ Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out) {
   vlsm.sst_size = flags.sst_size;
   vlsm.growth = flags.growth;
   vlsm.l1_l2_growth = flags.phi;
+  if (flags.l0 == "ranged") {
+    vlsm.l0_layout = VlsmL0Layout::kRanged;
+    vlsm.ranged_l0_depth = flags.ranged_l0_depth;
+  } else if (flags.l0 != "single") {
+    return Status::InvalidArgument("--vlsm_l0 is single or ranged, got '" +
+                                   flags.l0 + "'");
+  } else if (flags.explicit_flags.count("vlsm_ranged_l0_depth") > 0) {
+    return Status::InvalidArgument(
+        "--vlsm_ranged_l0_depth has no effect without --vlsm_l0=ranged");
+  }
   Status s = CheckVlsmSizing(vlsm, flags.num_levels, &FlagName);
   if (!s.ok()) {
     return s;
@@ -136,6 +160,7 @@ Status ApplyVlsmToBenchOptions(const VlsmOptions& vlsm,
   if (!s.ok()) {
     return s;
   }
+  const Options configured = *options;
   for (const OwnedFlag& f : OwnedFlags()) {
     if (explicit_bench_flags.count(f.flag) == 0) {
       continue;
@@ -147,10 +172,12 @@ Status ApplyVlsmToBenchOptions(const VlsmOptions& vlsm,
                        " overrides vLSM's " + vlsm_value);
     }
   }
-  if (options->compaction_pri != kVlsm) {
+  if (options->compaction_pri != configured.compaction_pri) {
     return Status::InvalidArgument(
-        "--compaction_pri conflicts with --vlsm (which sets it to kVlsm, 5); "
-        "drop one of them");
+        "--compaction_pri conflicts with --vlsm (which sets it to " +
+        CompactionPriName(configured.compaction_pri) + ", " +
+        std::to_string(static_cast<int>(configured.compaction_pri)) +
+        "); drop one of them");
   }
   s = CheckVlsmOptions(*options);
   if (!s.ok()) {

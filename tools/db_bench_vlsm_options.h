@@ -20,13 +20,18 @@ struct VlsmFlagValues {
   uint64_t sst_size = VlsmOptions().sst_size;
   int growth = VlsmOptions().growth;
   int phi = VlsmOptions().l1_l2_growth;
+  // --vlsm_l0: "single" (the paper's layout, kVlsm) or "ranged" (kVlsmRanged).
+  std::string l0 = "single";
+  int ranged_l0_depth = VlsmOptions().ranged_l0_depth;
   int num_levels = 7;
   // Names of the --vlsm_* flags given on the command line.
   std::set<std::string> explicit_flags;
 };
 
 // The VlsmOptions the flags ask for. InvalidArgument, with the offending
-// flag named, for values ConfigureVlsm() rejects or --vlsm_* without --vlsm.
+// flag named, for values ConfigureVlsm() rejects, --vlsm_* without --vlsm, a
+// --vlsm_l0 other than single or ranged, or --vlsm_ranged_l0_depth without
+// --vlsm_l0=ranged.
 Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out);
 
 // The db_bench flags whose options ConfigureVlsm() sets.

@@ -19,9 +19,11 @@ void AdaptLiveOptionsForVlsm(
       options.level_compaction_dynamic_level_bytes) {
     return;
   }
-  // The two priorities SetOptions switches between live.
+  // The priorities SetOptions switches among live
+  // (CheckLiveCompactionPriSwitch).
   (*table)["compaction_pri"] = {
-      "kVlsm", CompactionPriName(LiveSwitchHome(options.compaction_pri))};
+      "kVlsm", "kVlsmRanged",
+      CompactionPriName(LiveSwitchHome(options.compaction_pri))};
   auto multiplier = table->find("max_bytes_for_level_multiplier");
   if (multiplier != table->end()) {
     std::vector<std::string>& values = multiplier->second;

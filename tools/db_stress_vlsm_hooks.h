@@ -12,10 +12,10 @@ namespace ROCKSDB_NAMESPACE {
 
 // Called once the DB is open, on db_stress's table of option name -> values
 // it picks from at random. When the DB can run vLSM (leveled compaction,
-// level_compaction_dynamic_level_bytes off), adds compaction_pri with two
-// values, kVlsm and the stock priority the DB opened with (kMinOverlappingRatio
-// if it opened with kVlsm), so that column families switch live between
-// them; and drops the values a kVlsm column family refuses
+// level_compaction_dynamic_level_bytes off), adds compaction_pri with three
+// values, kVlsm, kVlsmRanged and the stock priority the DB opened with
+// (kMinOverlappingRatio if it opened with a vLSM layout), so that column
+// families switch live among them; and drops the values vLSM refuses
 // (max_bytes_for_level_multiplier < 2), which would otherwise fail the run.
 // Leaves the table alone otherwise.
 void AdaptLiveOptionsForVlsm(

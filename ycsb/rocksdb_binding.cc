@@ -45,6 +45,12 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   }
   c.vlsm_growth = static_cast<int>(p.GetCount("vlsm.growth", 8));
   c.vlsm_phi = static_cast<int>(p.GetCount("vlsm.phi", 32));
+  c.vlsm_l0 = p.GetString("vlsm.l0", c.vlsm_l0);
+  if (c.vlsm_l0 != "single" && c.vlsm_l0 != "ranged") {
+    throw PropertyError("vlsm.l0 is single or ranged, got '" + c.vlsm_l0 + "'");
+  }
+  c.vlsm_ranged_l0_depth = static_cast<int>(
+      p.GetCount("vlsm.ranged_l0_depth", c.vlsm_ranged_l0_depth));
   if (p.Has("rocksdb.sst_size")) {
     c.sst_size = ParseByteSize("rocksdb.sst_size", p.GetString("rocksdb.sst_size", ""));
   }
@@ -138,6 +144,10 @@ rocksdb::Options RocksDbConfig::MakeOptions() const {
     v.sst_size = vlsm_sst_size;
     v.growth = vlsm_growth;
     v.l1_l2_growth = vlsm_phi;
+    if (vlsm_l0 == "ranged") {
+      v.l0_layout = rocksdb::VlsmL0Layout::kRanged;
+      v.ranged_l0_depth = vlsm_ranged_l0_depth;
+    }
     rocksdb::Status s = rocksdb::ConfigureVlsm(&o, v);
     if (!s.ok()) throw PropertyError("vlsm options: " + s.ToString());
   }

@@ -18,19 +18,21 @@
 namespace ROCKSDB_NAMESPACE {
 
 CompactionPri LiveSwitchHome(CompactionPri opened) {
-  return opened == kVlsm ? kMinOverlappingRatio : opened;
+  return IsVlsmCompactionPri(opened) ? kMinOverlappingRatio : opened;
 }
 
 Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
                                     CompactionPri to) {
   const CompactionPri home = LiveSwitchHome(opened);
-  if (from == to || (from == kVlsm && to == home) ||
-      (from == home && to == kVlsm)) {
+  auto may_switch = [home](CompactionPri pri) {
+    return pri == home || IsVlsmCompactionPri(pri);
+  };
+  if (from == to || (may_switch(from) && may_switch(to))) {
     return Status::OK();
   }
   return Status::InvalidArgument(
       std::string("compaction_pri: a live column family switches only "
-                  "between kVlsm and ") +
+                  "between kVlsm, kVlsmRanged and ") +
       CompactionPriName(home) +
       " (the stock priority it opened with), not from " +
       CompactionPriName(from) + " to " + CompactionPriName(to) +
@@ -63,7 +65,8 @@ VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options) {
 
 std::optional<VsstCutPolicy> VsstCutPolicyForOutputsOf(
     const Compaction& c, bool is_penultimate_level) {
-  if (c.mutable_cf_options()->compaction_pri != kVlsm || is_penultimate_level ||
+  if (!IsVlsmCompactionPri(c.mutable_cf_options()->compaction_pri) ||
+      is_penultimate_level ||
       c.output_level() != kVlsmVsstLevel) {
     return std::nullopt;
   }
@@ -154,23 +157,34 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
   return false;
 }
 
-bool VlsmTakeL0Head(const std::string& cf_name, VersionStorageInfo* vstorage,
+bool PickVlsmL0Inputs(CompactionPri pri, const std::string& cf_name,
+                      VersionStorageInfo* vstorage, CompactionPicker* picker,
+                      int output_level, int penultimate_level,
+                      CompactionInputFiles* start_level_inputs) {
+  assert(IsVlsmCompactionPri(pri));
+  return pri == kVlsmRanged
+             ? PickRangedL0(cf_name, vstorage, picker, output_level,
+                            penultimate_level, start_level_inputs)
+             : PickOldestL0File(cf_name, vstorage, picker, output_level,
+                                penultimate_level, start_level_inputs);
+}
+
+bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
                     CompactionPicker* picker, const ImmutableOptions& ioptions,
                     const MutableCFOptions& mutable_cf_options,
                     int* output_level, CompactionInputFiles* start_level_inputs,
                     CompactionReason* reason) {
-  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
-  const bool proposed_head = start_level_inputs->size() == 1 && !l0.empty() &&
-                             start_level_inputs->files[0] == l0.back();
+  const std::vector<FileMetaData*> proposed = start_level_inputs->files;
   *output_level = vstorage->base_level();
-  if (!PickOldestL0File(cf_name, vstorage, picker, *output_level,
+  if (!PickVlsmL0Inputs(mutable_cf_options.compaction_pri, cf_name, vstorage,
+                        picker, *output_level,
                         Compaction::EvaluatePenultimateLevel(
                             vstorage, mutable_cf_options, ioptions, 0,
                             *output_level),
                         start_level_inputs)) {
     return false;
   }
-  if (!proposed_head) {
+  if (start_level_inputs->files != proposed) {
     *reason = CompactionReason::kLevelL0FilesNum;
   }
   return true;
@@ -193,9 +207,10 @@ Status VlsmCheckL0Order(CompactionPri pri,
                         int output_level,
                         const std::vector<FileMetaData*>& l0_newest_first,
                         bool automatic, const Comparator* ucmp) {
-  if (pri != kVlsm) {
+  if (!IsVlsmCompactionPri(pri)) {
     return Status::OK();
   }
+  const std::string rule = "compaction_pri=" + CompactionPriName(pri);
   const CompactionInputFiles* l0_inputs = nullptr;
   for (const CompactionInputFiles& in : inputs) {
     if (in.level == 0 && !in.empty()) {
@@ -208,14 +223,16 @@ Status VlsmCheckL0Order(CompactionPri pri,
   const std::string taken = "L0 file(s) " + FileNumbers(l0_inputs->files);
   if (output_level == 0) {
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm never compacts L0 into L0 (" + taken +
+        rule + " never compacts L0 into L0 (" + taken +
         "): compact into L1 instead");
   }
-  if (automatic &&
+  // The paper's layout is a queue; the ranged layout's picks are any range
+  // closed over older overlapping files, which the walk below checks.
+  if (automatic && pri == kVlsm &&
       (l0_inputs->size() != 1 || l0_newest_first.empty() ||
        l0_inputs->files[0] != l0_newest_first.back())) {
     return Status::InvalidArgument(
-        "compaction_pri=kVlsm: an automatic compaction takes exactly the "
+        rule + ": an automatic compaction takes exactly the "
         "oldest L0 file (" +
         (l0_newest_first.empty() ? std::string("none")
                                  : FileNumbers({l0_newest_first.back()})) +
@@ -235,7 +252,7 @@ Status VlsmCheckL0Order(CompactionPri pri,
     for (const FileMetaData* older : older_left_behind) {
       if (SpansOverlap(SpanOf(*f), SpanOf(*older), ucmp)) {
         return Status::InvalidArgument(
-            "compaction_pri=kVlsm: the compaction takes L0 file #" +
+            rule + ": the compaction takes L0 file #" +
             std::to_string(f->fd.GetNumber()) + " but not the older L0 file #" +
             std::to_string(older->fd.GetNumber()) +
             " whose key range overlaps it; reads would then find the older "

@@ -1,12 +1,14 @@
-// vLSM compaction (compaction_pri = kVlsm): the decisions that differ from
-// stock leveled compaction, each reached from upstream code by one small hook
-// (patches/0004-*, 0008-*). Spec: docs/vlsm.md.
+// vLSM compaction (compaction_pri = kVlsm or kVlsmRanged): the decisions
+// that differ from stock leveled compaction, each reached from upstream code
+// by one small hook (patches/0004-*, 0008-*). Spec: docs/vlsm.md.
 //
-//   L0 -> L1   PickOldestL0File: L0 is a FIFO queue; exactly the oldest L0
-//              file is compacted, with the L1 files it overlaps. Never more
-//              L0 files, never L0 -> L0. VlsmTakeL0Head makes every
-//              automatic pick that starts in L0 that pick, whatever proposed
-//              it; VlsmCheckL0Order checks every compaction at registration.
+//   L0 -> L1   kVlsm: PickOldestL0File: L0 is a FIFO queue; exactly the
+//              oldest L0 file is compacted, with the L1 files it overlaps.
+//              kVlsmRanged: PickRangedL0, one key range of L0 at a time
+//              (vlsm_l0_ranges.h). Never L0 -> L0. VlsmTakeL0Pick makes
+//              every automatic pick that starts in L0 the layout's pick
+//              (PickVlsmL0Inputs), whatever proposed it; VlsmCheckL0Order
+//              checks every compaction at registration.
 //   L1 outputs VsstCutPolicyFor: overlap-aware vSSTs (vsst_cut_policy.h).
 //   L1 -> L2   OrderL1FilesGoodFirst: good vSSTs by ascending overlap ratio,
 //              then the rest by ratio, so a free file is always found.
@@ -23,6 +25,7 @@
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/options.h"
 #include "rocksdb/status.h"
+#include "rocksdb/vlsm.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -37,22 +40,27 @@ struct FileMetaData;
 struct ImmutableOptions;
 struct MutableCFOptions;
 
-// The level vSSTs live in: the level L0 compacts into. vLSM requires
+// The level vSSTs live in: the level L0 compacts into. vLSM (both layouts)
+// requires
 // level_compaction_dynamic_level_bytes=false, so it is always L1.
 constexpr int kVlsmVsstLevel = 1;
 
 // A live switch of compaction_pri (SetOptions on an open column family, made
-// possible by patch 0003): OK when the value stays, or when it moves between
-// kVlsm and the column family's home priority, the stock priority it opened
-// with (kMinOverlappingRatio if it opened with kVlsm). InvalidArgument naming
-// both priorities otherwise: upstream never switched a live column family
-// between its own priorities (compaction_pri was immutable), and only the
-// kVlsm pairs are tested here (kRoundRobin, say, keeps compaction cursors).
+// possible by patch 0003): OK when the value stays, or when it moves among
+// kVlsm, kVlsmRanged and the column family's home priority, the stock
+// priority it opened with (kMinOverlappingRatio if it opened with a vLSM
+// layout). Every such move keeps the L0 order rule: each of the three takes
+// every older overlapping L0 file along (kVlsm by taking the oldest).
+// InvalidArgument naming both priorities otherwise: upstream never switched a
+// live column family between its own priorities (compaction_pri was
+// immutable), and only these pairs are tested here (kRoundRobin, say, keeps
+// compaction cursors).
 Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
                                     CompactionPri to);
 
 // The stock priority a column family that opened with `opened` switches to
-// and from kVlsm: `opened` itself, or kMinOverlappingRatio for kVlsm.
+// and from the vLSM layouts: `opened` itself, or kMinOverlappingRatio for a
+// vLSM layout.
 CompactionPri LiveSwitchHome(CompactionPri opened);
 
 // The cut rule's parameters from the live options: S_M =
@@ -80,9 +88,8 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
                       int penultimate_level,
                       CompactionInputFiles* start_level_inputs);
 
-// The ranged L0 layout's L0 -> L1 pick (issue 20; vlsm_l0_ranges.h). Not
-// hooked in yet: compaction_pri = kVlsmRanged will make it the choke point's
-// pick. Tries the ranges of L0 deepest first (RankedL0Seeds); a range's
+// The ranged L0 layout's L0 -> L1 pick (compaction_pri = kVlsmRanged; issue
+// 20; vlsm_l0_ranges.h). Tries the ranges of L0 deepest first (RankedL0Seeds); a range's
 // inputs are its files and every older L0 file that overlaps them
 // (OlderOverlapClosure), so no older version is left in L0, where reads
 // would find it before the newer one moved to L1 (VlsmCheckL0Order). The
@@ -96,26 +103,34 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
                   int penultimate_level,
                   CompactionInputFiles* start_level_inputs);
 
-// The choke point of every automatic pick that starts in L0 under kVlsm,
-// called where the pick's first files are chosen and before anything grows
-// them. Whatever proposed the pick (the L0 score, a file marked for
-// compaction, bottommost, TTL, periodic or blob-GC work), it becomes the head
-// of the L0 queue going to the base level (PickOldestL0File), or nothing:
+// The L0 pick of layout `pri` (kVlsm: PickOldestL0File; kVlsmRanged:
+// PickRangedL0), same arguments and result.
+bool PickVlsmL0Inputs(CompactionPri pri, const std::string& cf_name,
+                      VersionStorageInfo* vstorage, CompactionPicker* picker,
+                      int output_level, int penultimate_level,
+                      CompactionInputFiles* start_level_inputs);
+
+// The choke point of every automatic pick that starts in L0 under a vLSM
+// layout, called where the pick's first files are chosen and before anything
+// grows them. Whatever proposed the pick (the L0 score, a file marked for
+// compaction, bottommost, TTL, periodic or blob-GC work), it becomes the
+// layout's pick going to the base level (PickVlsmL0Inputs), or nothing:
 // returns false with start_level_inputs cleared, and the proposal waits for
 // its turn. Marked, TTL and periodic work thus still happens, in L0 order.
-// *reason becomes kLevelL0FilesNum when the head is not the proposed file.
-bool VlsmTakeL0Head(const std::string& cf_name, VersionStorageInfo* vstorage,
+// *reason becomes kLevelL0FilesNum when the pick is not the proposed files.
+bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
                     CompactionPicker* picker, const ImmutableOptions& ioptions,
                     const MutableCFOptions& mutable_cf_options,
                     int* output_level, CompactionInputFiles* start_level_inputs,
                     CompactionReason* reason);
 
-// The L0 order rule of kVlsm for a compaction about to start. Reads search L0
-// newest file first, then L1, L2, ...; a compaction that moves an L0 file's
-// keys to L1 while an older L0 file that overlaps it stays behind makes the
-// older versions shadow the newer (issue 19: a lost update). So, under kVlsm:
+// The L0 order rule of the vLSM layouts for a compaction about to start.
+// Reads search L0 newest file first, then L1, L2, ...; a compaction that
+// moves an L0 file's keys to L1 while an older L0 file that overlaps it stays
+// behind makes the older versions shadow the newer (issue 19: a lost update).
+// So, under kVlsm and kVlsmRanged:
 //  - L0 never compacts into L0;
-//  - an automatic compaction takes exactly the oldest L0 file;
+//  - under kVlsm, an automatic compaction takes exactly the oldest L0 file;
 //  - any compaction that takes an L0 file takes every older L0 file whose key
 //    range overlaps it (CompactRange does; CompactFiles adds every older L0
 //    file, as upstream does for every compaction_pri).

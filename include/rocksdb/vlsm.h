@@ -8,6 +8,10 @@
 // family with compaction_pri = kVlsm; ConfigureVlsm() sets that and every
 // option it depends on. docs/vlsm.md explains each choice.
 //
+// A second L0 layout, compaction_pri = kVlsmRanged (experimental, issue 20),
+// lets L0 hold several flushes and compacts it into L1 one key range at a
+// time, so that steps stay narrow at a lower cost per byte flushed.
+//
 // No public struct changes layout: a program built against stock RocksDB
 // 9.10 headers runs on this library unchanged.
 #pragma once
@@ -19,6 +23,18 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+// How L0 is compacted into L1.
+enum class VlsmL0Layout : char {
+  // The paper's: one L0 file per step, oldest first (compaction_pri=kVlsm).
+  kSingleFile,
+  // Experimental: L0 holds up to ranged_l0_depth flushes over any key; a
+  // step takes the deepest key range of L0 with every older L0 file that
+  // overlaps it, and the L1 files below (compaction_pri=kVlsmRanged).
+  // Flushes are not split by key range yet, so with keys spread over the
+  // whole key space a step still takes all of L0.
+  kRanged,
+};
+
 struct VlsmOptions {
   // S_M: the maximum SST size, and the memtable size. L1 vSSTs are between
   // S_M / f and S_M.
@@ -28,10 +44,15 @@ struct VlsmOptions {
   // Phi: the growth factor L1 -> L2; a multiple of f (RocksDB's per-level
   // multipliers are integers).
   int l1_l2_growth = 32;
+  VlsmL0Layout l0_layout = VlsmL0Layout::kSingleFile;
+  // kRanged only: the L0 depth (flushes over one key) at which a range is
+  // compacted; level0_file_num_compaction_trigger counts it.
+  int ranged_l0_depth = 8;
 };
 
-// Sets, from (S_M, f, Phi):
-//   compaction_style = kCompactionStyleLevel, compaction_pri = kVlsm,
+// Sets, from (S_M, f, Phi) and the L0 layout:
+//   compaction_style = kCompactionStyleLevel,
+//   compaction_pri = kVlsm (kVlsmRanged for the ranged layout),
 //   target_file_size_base = write_buffer_size = S_M,
 //   target_file_size_multiplier = 1, max_write_buffer_number = 2,
 //   max_bytes_for_level_base = f * S_M (L1),
@@ -39,7 +60,7 @@ struct VlsmOptions {
 //   max_bytes_for_level_multiplier_additional = {1, Phi / f, 1, ...}
 //     (so L2 = Phi * L1 and every later level is f times the one above),
 //   level_compaction_dynamic_level_bytes = false,
-//   level0_file_num_compaction_trigger = 1,
+//   level0_file_num_compaction_trigger = 1 (ranged_l0_depth when ranged),
 //   max_compaction_bytes = (f + 2) * S_M (one file and the f + 1 files it
 //     can overlap in the level below).
 // num_levels is kept; it must be >= 3. On bad input returns InvalidArgument
@@ -48,8 +69,15 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options,
                      const VlsmOptions& vlsm = VlsmOptions());
 
 // OK, or InvalidArgument naming the option to change, for a column family
-// that uses (or not) compaction_pri = kVlsm. DB::Open, CreateColumnFamily and
-// SetOptions run this same function.
+// that uses (or not) compaction_pri = kVlsm or kVlsmRanged. DB::Open,
+// CreateColumnFamily and SetOptions run this same function.
 Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options);
+
+// Whether `pri` is one of vLSM's layouts (kVlsm or kVlsmRanged): the rules
+// the two share (vSSTs in L1, no intra-L0 compaction, the L0 order rule)
+// apply.
+inline bool IsVlsmCompactionPri(CompactionPri pri) {
+  return pri == kVlsm || pri == kVlsmRanged;
+}
 
 }  // namespace ROCKSDB_NAMESPACE

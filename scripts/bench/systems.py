@@ -59,8 +59,9 @@ ROCKSDB = {
     "level0_file_num_compaction_trigger": "4",
 }
 
-# name -> (vLSM's (S_M, f, Phi) or None, the system's own RocksDB options).
-# vLSM systems get ConfigureVlsm(S_M, f, Phi) (S_M-sized SSTs and
+# name -> (vLSM's (S_M, f, Phi[, L0 layout]) or None, the system's own
+# RocksDB options). The L0 layout is "single" (the paper's, kVlsm) unless
+# given. vLSM systems get ConfigureVlsm(S_M, f, Phi) (S_M-sized SSTs and
 # memtables, L1 = f x S_M, L2 = Phi x L1, L0 trigger 1, kVlsm); the options
 # listed here win over it. Every system has the same 128 MiB memtable
 # budget (the evaluation's rule): vLSM's own sizing would give it 2 x S_M,
@@ -81,6 +82,10 @@ SYSTEMS = {
     "vlsm-sst16": (("16M", 8, 32), {"max_write_buffer_number": "8"}),
     "vlsm-phi16": (("8M", 8, 16), {"max_write_buffer_number": "16"}),
     "vlsm-phi64": (("8M", 8, 64), {"max_write_buffer_number": "16"}),
+    # The ranged L0 layout (issue 20, experimental) at the paper's sizes:
+    # L0 compacts a key range once it is 8 flushes deep (8 x 8 MiB, about
+    # L1's 64 MiB). Flushes are not split by key range yet.
+    "vlsm-ranged": (("8M", 8, 32, "ranged"), {"max_write_buffer_number": "16"}),
 }
 
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -125,6 +130,11 @@ def settings(system, overrides=()):
     return vlsm, shared, own
 
 
+def l0_layout(vlsm):
+    """A vLSM system's L0 layout: "single" (the paper's) or "ranged"."""
+    return vlsm[3] if len(vlsm) > 3 else "single"
+
+
 def rocksdb_options(shared, own):
     """The options-string part: shared RocksDB options, then the system's."""
     opts = {k: v for k, v in shared.items() if k not in TABLE_KEYS}
@@ -143,7 +153,7 @@ def ycsb(system, overrides=()):
     props = []
     if vlsm:
         props += ["vlsm=true", f"vlsm.sst_size={vlsm[0]}", f"vlsm.growth={vlsm[1]}",
-                  f"vlsm.phi={vlsm[2]}"]
+                  f"vlsm.phi={vlsm[2]}", f"vlsm.l0={l0_layout(vlsm)}"]
     assert opts.pop("compression") == "kNoCompression"
     props.append("compression=none")
     reads, writes = opts.pop("use_direct_reads"), opts.pop("use_direct_io_for_flush_and_compaction")
@@ -163,7 +173,8 @@ def db_bench(system, overrides=()):
     flags = []
     if vlsm:
         flags += ["--vlsm", f"--vlsm_sst_size={to_bytes(vlsm[0])}",
-                  f"--vlsm_growth={vlsm[1]}", f"--vlsm_phi={vlsm[2]}"]
+                  f"--vlsm_growth={vlsm[1]}", f"--vlsm_phi={vlsm[2]}",
+                  f"--vlsm_l0={l0_layout(vlsm)}"]
     for key, value in rocksdb_options(shared, own).items():
         name, names = DB_BENCH_ENUMS.get(key, (DB_BENCH_NAMES.get(key, key), {}))
         flags.append(f"--{name}={names.get(value, to_bytes(value))}")

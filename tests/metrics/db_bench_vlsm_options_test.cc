@@ -121,5 +121,61 @@ TEST(DbBenchVlsmFlagsTest, ExplicitFlagsThatBreakVlsmFail) {
       << s.ToString();
 }
 
+TEST(DbBenchVlsmFlagsTest, RangedL0LayoutFlags) {
+  VlsmFlagValues flags = VlsmOn();
+  flags.l0 = "ranged";
+  flags.ranged_l0_depth = 4;
+  VlsmOptions vlsm;
+  ASSERT_OK(VlsmOptionsFromFlags(flags, &vlsm));
+  EXPECT_EQ(vlsm.l0_layout, VlsmL0Layout::kRanged);
+  EXPECT_EQ(vlsm.ranged_l0_depth, 4);
+  Options options;
+  std::vector<std::string> notes;
+  ASSERT_OK(ApplyVlsmToBenchOptions(vlsm, {}, &options, &notes));
+  EXPECT_EQ(options.compaction_pri, kVlsmRanged);
+  EXPECT_EQ(options.level0_file_num_compaction_trigger, 4);
+
+  // An explicit --compaction_pri=5 with --vlsm_l0=ranged names kVlsmRanged.
+  options = Options();
+  options.compaction_pri = kVlsm;
+  Status s = ApplyVlsmToBenchOptions(vlsm, {"compaction_pri"}, &options,
+                                     &notes);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("which sets it to kVlsmRanged, 6"),
+            std::string::npos)
+      << s.ToString();
+}
+
+TEST(DbBenchVlsmFlagsTest, BadL0LayoutFlagsNameTheFlag) {
+  VlsmFlagValues flags = VlsmOn();
+  flags.l0 = "tiered";
+  std::string e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_l0 is single or ranged, got 'tiered'"),
+            std::string::npos)
+      << e;
+
+  flags = VlsmOn();
+  flags.l0 = "ranged";
+  flags.ranged_l0_depth = 0;
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_ranged_l0_depth must be >= 1"), std::string::npos)
+      << e;
+
+  flags = VlsmOn();  // the single-file layout has no depth
+  flags.explicit_flags = {"vlsm_ranged_l0_depth"};
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_ranged_l0_depth has no effect without "
+                   "--vlsm_l0=ranged"),
+            std::string::npos)
+      << e;
+
+  flags = VlsmFlagValues();  // vLSM off
+  flags.explicit_flags = {"vlsm_l0"};
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_l0 has no effect without --vlsm"),
+            std::string::npos)
+      << e;
+}
+
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE

@@ -16,7 +16,8 @@ import sys
 import unittest
 
 ROOT = WORK = DB_BENCH = YCSB = None
-COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "vlsm")
+COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "vlsm", "vlsm-ranged")
+PRIORITY = {"vlsm": "kVlsm", "vlsm-ranged": "kVlsmRanged"}
 
 # Fields each tool sets for itself, not part of a system: where its files
 # and logs go, its statistics, listeners and plug-ins (the table factory's
@@ -94,9 +95,9 @@ class Systems(unittest.TestCase):
                 self.assertEqual(diffs, [], system)
                 # The definition reached both: the system's own sizing.
                 self.assertEqual(a["CFOptions"]["max_write_buffer_number"],
-                                 "16" if system == "vlsm" else "2")
+                                 "16" if system in PRIORITY else "2")
                 self.assertEqual(a["CFOptions"]["compaction_pri"],
-                                 "kVlsm" if system == "vlsm" else "kMinOverlappingRatio")
+                                 PRIORITY.get(system, "kMinOverlappingRatio"))
 
     def test_an_unknown_system_exits_2_naming_the_choices(self):
         for tool in ("ycsb", "db_bench", "options"):
@@ -104,7 +105,8 @@ class Systems(unittest.TestCase):
                 p = render(tool, name)
                 self.assertEqual(p.returncode, 2, p.stderr)
                 self.assertIn(f"unknown system '{name}' (one of: rocksdb rocksdb-io vlsm "
-                              "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64)", p.stderr)
+                              "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged)",
+                              p.stderr)
                 self.assertEqual(p.stdout, "")
 
     def test_an_unknown_override_exits_2(self):

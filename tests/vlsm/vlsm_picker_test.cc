@@ -372,6 +372,17 @@ class RangedPickTest : public VlsmPickerTest {
     AddL0(10 * e + 3, "q", "z", e);
   }
 
+  // Flushes 4, 3 and 2 cut at L1's boundaries, and a newest piece, file 50
+  // ("j".."k", epoch 5), in the middle range, over L1 in thirds: the middle
+  // range is four deep, the others three.
+  void AddFlushesUnderANewerMiddlePiece() {
+    AddL0(50, "j", "k", 5);
+    for (uint64_t e = 4; e >= 2; --e) {
+      AddAlignedFlush(e);
+    }
+    AddL1Thirds();
+  }
+
   bool PickRanged(std::vector<uint64_t>* numbers) {
     CompactionInputFiles in;
     const bool picked =
@@ -387,11 +398,7 @@ class RangedPickTest : public VlsmPickerTest {
 // The middle range holds a fourth, newest piece: it is the deepest and
 // goes first, with every flush's piece of it and nothing else.
 TEST_P(RangedPickTest, DeepestRangeFirst) {
-  AddL0(50, "j", "k", 5);
-  for (uint64_t e = 4; e >= 2; --e) {
-    AddAlignedFlush(e);
-  }
-  AddL1Thirds();
+  AddFlushesUnderANewerMiddlePiece();
   Finalize();
   std::vector<uint64_t> taken;
   ASSERT_TRUE(PickRanged(&taken));
@@ -416,11 +423,7 @@ TEST_P(RangedPickTest, OlderOverlappingFilesComeAlong) {
 // The deepest range's L1 file is in a running L1 -> L2 compaction: that
 // range is skipped, not waited for; the next range goes.
 TEST_P(RangedPickTest, BusyRangesAreSkipped) {
-  AddL0(50, "j", "k", 5);
-  for (uint64_t e = 4; e >= 2; --e) {
-    AddAlignedFlush(e);
-  }
-  AddL1Thirds();
+  AddFlushesUnderANewerMiddlePiece();
   for (const auto& f : files_) {
     if (f->fd.GetNumber() == 11) {
       f->being_compacted = true;  // L1 "i".."p"
@@ -440,10 +443,87 @@ TEST_P(RangedPickTest, BusyRangesAreSkipped) {
   EXPECT_TRUE(taken.empty());
 }
 
-INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsm),
+// The same shape through the whole picker: under kVlsmRanged the choke
+// point (VlsmTakeL0Pick) runs the ranged pick.
+TEST_P(RangedPickTest, ThePickerTakesTheRangedPick) {
+  AddFlushesUnderANewerMiddlePiece();
+  Finalize();
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->start_level(), 0);
+  EXPECT_EQ(c->output_level(), 1);
+  EXPECT_EQ(Numbers(*c, 0), (std::vector<uint64_t>{50, 42, 32, 22}));
+  EXPECT_EQ(Numbers(*c, 1), (std::vector<uint64_t>{11}));
+}
+
+// The L0 order rule under kVlsmRanged: an automatic pick may take several
+// L0 files, or a newer file alone, as long as no older overlapping file
+// stays behind; never L0 -> L0.
+TEST_P(RangedPickTest, L0OrderRuleForRangedPicks) {
+  AddL0(4, "x", "z", 4);  // newest, apart from the others
+  AddL0(3, "c", "f", 3);
+  AddL0(2, "e", "k", 2);
+  AddL0(1, "a", "d", 1);  // oldest
+  AddL1Thirds();
+  Finalize();
+  const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
+  auto check = [&](std::vector<uint64_t> numbers, int output) {
+    CompactionInputFiles in;
+    in.level = 0;
+    for (FileMetaData* f : l0) {
+      if (std::find(numbers.begin(), numbers.end(), f->fd.GetNumber()) !=
+          numbers.end()) {
+        in.files.push_back(f);
+      }
+    }
+    return VlsmCheckL0Order(kVlsmRanged, {in}, output, l0,
+                            /*automatic=*/true, BytewiseComparator());
+  };
+  EXPECT_TRUE(check({1, 2}, 1).ok());
+  EXPECT_TRUE(check({1, 2, 3}, 1).ok());
+  EXPECT_TRUE(check({4}, 1).ok()) << "no older file overlaps file 4";
+  Status s = check({2, 3}, 1);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("compaction_pri=kVlsmRanged: the compaction "
+                              "takes L0 file #3 but not the older L0 file #1"),
+            std::string::npos)
+      << s.ToString();
+  s = check({1, 2}, 0);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("kVlsmRanged never compacts L0 into L0"),
+            std::string::npos)
+      << s.ToString();
+}
+
+INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsmRanged),
                         [](const testing::TestParamInfo<CompactionPri>&) {
-                          return "Vlsm";
+                          return "VlsmRanged";
                         });
+
+// Live switches of compaction_pri: among the two vLSM layouts and the home
+// priority (the stock one the column family opened with), nothing else.
+TEST(LiveCompactionPriSwitchTest, AmongTheVlsmLayoutsAndHome) {
+  EXPECT_EQ(LiveSwitchHome(kVlsm), kMinOverlappingRatio);
+  EXPECT_EQ(LiveSwitchHome(kVlsmRanged), kMinOverlappingRatio);
+  EXPECT_EQ(LiveSwitchHome(kRoundRobin), kRoundRobin);
+  for (CompactionPri opened : {kVlsm, kVlsmRanged, kMinOverlappingRatio}) {
+    for (CompactionPri from : {kVlsm, kVlsmRanged, kMinOverlappingRatio}) {
+      for (CompactionPri to : {kVlsm, kVlsmRanged, kMinOverlappingRatio}) {
+        EXPECT_TRUE(CheckLiveCompactionPriSwitch(opened, from, to).ok())
+            << int(opened) << " " << int(from) << " " << int(to);
+      }
+    }
+  }
+  Status s = CheckLiveCompactionPriSwitch(kRoundRobin, kVlsmRanged,
+                                          kMinOverlappingRatio);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("between kVlsm, kVlsmRanged and kRoundRobin"),
+            std::string::npos)
+      << s.ToString();
+  EXPECT_TRUE(CheckLiveCompactionPriSwitch(kVlsmRanged, kVlsmRanged,
+                                           kOldestLargestSeqFirst)
+                  .IsInvalidArgument());
+}
 
 // The ranged pick against the L0 order rule (VlsmCheckL0Order, issue 19),
 // on random L0 shapes: up to six flushes, each whole or cut into pieces at
@@ -496,7 +576,8 @@ TEST(RangedL0OrderTest, EveryRangedStepKeepsTheL0OrderRule) {
       for (size_t i : picked) {
         in.files.push_back(l0[i]);
       }
-      return VlsmCheckL0Order(kVlsm, {in}, 1, l0, /*automatic=*/false, ucmp);
+      return VlsmCheckL0Order(kVlsmRanged, {in}, 1, l0, /*automatic=*/true,
+                              ucmp);
     };
     for (const std::vector<size_t>& seed : RankedL0Seeds(spans, ucmp)) {
       const Status s = check(OlderOverlapClosure(spans, seed, ucmp));

@@ -530,6 +530,41 @@ TEST_F(EndToEnd, BadRateLimitIsRefusedNamingTheProperty) {
   }
 }
 
+TEST_F(EndToEnd, VlsmL0LayoutProperty) {
+  ycsb::Properties p;
+  p.Set("vlsm", "true");
+  p.Set("vlsm.l0", "ranged");
+  p.Set("vlsm.ranged_l0_depth", "6");
+  EXPECT_NO_THROW(p.CheckAllKnown());
+  rocksdb::Options o = ycsb::RocksDbConfig::FromProperties(p).MakeOptions();
+  EXPECT_EQ(o.compaction_pri, rocksdb::kVlsmRanged);
+  EXPECT_EQ(o.level0_file_num_compaction_trigger, 6);
+  p.Set("vlsm.l0", "single");
+  o = ycsb::RocksDbConfig::FromProperties(p).MakeOptions();
+  EXPECT_EQ(o.compaction_pri, rocksdb::kVlsm);
+  for (const char* bad : {"tiered", ""}) {
+    p.Set("vlsm.l0", bad);
+    try {
+      ycsb::RocksDbConfig::FromProperties(p);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const ycsb::PropertyError& e) {
+      EXPECT_NE(std::string(e.what()).find("vlsm.l0 is single or ranged"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  p.Set("vlsm.l0", "ranged");
+  p.Set("vlsm.ranged_l0_depth", "0");
+  try {
+    ycsb::RocksDbConfig::FromProperties(p);
+    ADD_FAILURE() << "depth 0 was accepted";
+  } catch (const ycsb::PropertyError& e) {
+    EXPECT_NE(std::string(e.what()).find("ranged_l0_depth must be >= 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(EndToEnd, OverridesWinOverFilesWhateverTheOrder) {
   // As in YCSB: -p before -P still overrides the file's operationcount.
   RunOutput out = RunYcsb("run -p operationcount=123 -db null -P " +
