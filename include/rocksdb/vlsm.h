@@ -46,7 +46,9 @@ struct VlsmOptions {
   int l1_l2_growth = 32;
   VlsmL0Layout l0_layout = VlsmL0Layout::kSingleFile;
   // kRanged only: the L0 depth (flushes over one key) at which a range is
-  // compacted; level0_file_num_compaction_trigger counts it.
+  // compacted. ConfigureVlsm sets level0_file_num_compaction_trigger to it;
+  // that trigger counts L0 files, which is the depth only while flushes are
+  // whole and each covers the key space (until flushes are split, issue 20).
   int ranged_l0_depth = 8;
 };
 
@@ -60,7 +62,10 @@ struct VlsmOptions {
 //   max_bytes_for_level_multiplier_additional = {1, Phi / f, 1, ...}
 //     (so L2 = Phi * L1 and every later level is f times the one above),
 //   level_compaction_dynamic_level_bytes = false,
-//   level0_file_num_compaction_trigger = 1 (ranged_l0_depth when ranged),
+//   level0_file_num_compaction_trigger = 1 (ranged_l0_depth when ranged;
+//     then also level0_slowdown_writes_trigger >= 2 * depth + 4 and
+//     level0_stop_writes_trigger >= slowdown + 16, so writes do not slow
+//     down before a range may compact),
 //   max_compaction_bytes = (f + 2) * S_M (one file and the f + 1 files it
 //     can overlap in the level below).
 // num_levels is kept; it must be >= 3. On bad input returns InvalidArgument
