@@ -90,6 +90,20 @@ class VlsmPickerTest : public testing::TestWithParam<CompactionPri> {
         vstorage_.get(), &log_buffer_));
   }
 
+  // The version's L0 files with these numbers, as an L0 input set (in L0
+  // order, newest first).
+  CompactionInputFiles L0Numbered(const std::vector<uint64_t>& numbers) {
+    CompactionInputFiles in;
+    in.level = 0;
+    for (FileMetaData* f : vstorage_->LevelFiles(0)) {
+      if (std::find(numbers.begin(), numbers.end(), f->fd.GetNumber()) !=
+          numbers.end()) {
+        in.files.push_back(f);
+      }
+    }
+    return in;
+  }
+
   static std::vector<uint64_t> Numbers(const Compaction& c, size_t which) {
     std::vector<uint64_t> out;
     for (const FileMetaData* f : *c.inputs(which)) {
@@ -311,21 +325,11 @@ TEST_P(VlsmPickerTest, L0OrderRuleOnGivenInputs) {
   Finalize();
   const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
   ASSERT_EQ(l0.back()->fd.GetNumber(), 1u);
-  auto inputs = [&](std::vector<uint64_t> numbers) {
-    CompactionInputFiles in;
-    in.level = 0;
-    for (FileMetaData* f : l0) {
-      if (std::find(numbers.begin(), numbers.end(), f->fd.GetNumber()) !=
-          numbers.end()) {
-        in.files.push_back(f);
-      }
-    }
-    return std::vector<CompactionInputFiles>{in};
-  };
   const Comparator* ucmp = BytewiseComparator();
   const CompactionPri pri = GetParam();
   auto check = [&](std::vector<uint64_t> numbers, int output, bool automatic) {
-    return VlsmCheckL0Order(pri, inputs(numbers), output, l0, automatic, ucmp);
+    return VlsmCheckL0Order(pri, {L0Numbered(numbers)}, output, l0, automatic,
+                            ucmp);
   };
   // Rules every priority satisfies.
   EXPECT_TRUE(check({1}, 1, true).ok());
@@ -468,15 +472,7 @@ TEST_P(RangedPickTest, L0OrderRuleForRangedPicks) {
   Finalize();
   const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
   auto check = [&](std::vector<uint64_t> numbers, int output) {
-    CompactionInputFiles in;
-    in.level = 0;
-    for (FileMetaData* f : l0) {
-      if (std::find(numbers.begin(), numbers.end(), f->fd.GetNumber()) !=
-          numbers.end()) {
-        in.files.push_back(f);
-      }
-    }
-    return VlsmCheckL0Order(kVlsmRanged, {in}, output, l0,
+    return VlsmCheckL0Order(kVlsmRanged, {L0Numbered(numbers)}, output, l0,
                             /*automatic=*/true, BytewiseComparator());
   };
   EXPECT_TRUE(check({1, 2}, 1).ok());
