@@ -58,10 +58,15 @@ Status CheckVlsmSizing(const VlsmOptions& vlsm, int num_levels,
                                    " is too large: " +
                                    std::to_string(vlsm.sst_size));
   }
-  if (vlsm.l0_layout == VlsmL0Layout::kRanged && vlsm.ranged_l0_depth < 1) {
-    return Status::InvalidArgument("vLSM " + name(P::kRangedL0Depth) +
-                                   " must be >= 1, got " +
-                                   std::to_string(vlsm.ranged_l0_depth));
+  // The stall triggers ConfigureVlsm derives from the depth (2 * depth + 4,
+  // then + 16) must fit RocksDB's int triggers.
+  constexpr int kMaxRangedL0Depth = 1 << 20;
+  if (vlsm.l0_layout == VlsmL0Layout::kRanged &&
+      (vlsm.ranged_l0_depth < 1 || vlsm.ranged_l0_depth > kMaxRangedL0Depth)) {
+    return Status::InvalidArgument(
+        "vLSM " + name(P::kRangedL0Depth) + " must be >= 1 and <= " +
+        std::to_string(kMaxRangedL0Depth) + ", got " +
+        std::to_string(vlsm.ranged_l0_depth));
   }
   if (num_levels < 3) {
     return Status::InvalidArgument(

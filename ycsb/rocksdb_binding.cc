@@ -49,8 +49,13 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   if (c.vlsm_l0 != "single" && c.vlsm_l0 != "ranged") {
     throw PropertyError("vlsm.l0 is single or ranged, got '" + c.vlsm_l0 + "'");
   }
-  c.vlsm_ranged_l0_depth = static_cast<int>(
-      p.GetCount("vlsm.ranged_l0_depth", c.vlsm_ranged_l0_depth));
+  if (p.Has("vlsm.ranged_l0_depth") && c.vlsm_l0 != "ranged") {
+    throw PropertyError("vlsm.ranged_l0_depth has no effect without vlsm.l0=ranged");
+  }
+  // Clamped into int's range; ConfigureVlsm names the bounds.
+  c.vlsm_ranged_l0_depth = static_cast<int>(std::min<uint64_t>(
+      p.GetCount("vlsm.ranged_l0_depth", c.vlsm_ranged_l0_depth),
+      std::numeric_limits<int>::max()));
   if (p.Has("rocksdb.sst_size")) {
     c.sst_size = ParseByteSize("rocksdb.sst_size", p.GetString("rocksdb.sst_size", ""));
   }

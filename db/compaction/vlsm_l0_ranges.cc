@@ -114,9 +114,10 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
   while (!to_visit.empty()) {
     const size_t t = to_visit.back();
     to_visit.pop_back();
-    for (size_t o = 0; o < l0.size(); ++o) {
-      if (!taken[o] && l0[o].epoch < l0[t].epoch &&
-          SpansOverlap(l0[o], l0[t], ucmp)) {
+    // Older: later in L0's order (newest first), as reads and the L0
+    // order rule see it; epochs can tie (see the header).
+    for (size_t o = t + 1; o < l0.size(); ++o) {
+      if (!taken[o] && SpansOverlap(l0[o], l0[t], ucmp)) {
         taken[o] = true;
         to_visit.push_back(o);
       }

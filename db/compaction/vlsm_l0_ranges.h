@@ -1,8 +1,9 @@
 // The ranged L0 layout (issue 20; spec section 8): its decisions as pure
 // functions over user-key ranges, so that each is tested without a DB.
-// Not wired in yet: the flush hook that cuts at FlushSplitKeys, the pick
-// (next to vlsm_picker.cc) and the L0 score on MaxDepth come next, behind
-// compaction_pri = kVlsmRanged.
+// In use: RankedL0Seeds and OlderOverlapClosure drive the ranged pick
+// (PickRangedL0 in vlsm_picker.h) under compaction_pri = kVlsmRanged. Not
+// wired in yet: the flush hook that cuts at FlushSplitKeys, and an L0 score
+// on MaxDepth.
 //
 // Why. In the paper's layout L0 is a FIFO of whole flushes and each L0 -> L1
 // step takes one flush: narrow, but each step rewrites the L1 range for one
@@ -76,8 +77,12 @@ std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
                                                const Comparator* ucmp);
 
 // The L0 inputs of the step that starts from `seed`: the seed, then, until
-// nothing changes, every span older (smaller epoch) than one already taken
-// whose range overlaps it. Ascending indexes into l0.
+// nothing changes, every span older than one already taken whose range
+// overlaps it. Older means later in l0, which is in L0's order, newest first:
+// the order reads search L0 in and VlsmCheckL0Order checks. Not the epoch:
+// the outputs of one compaction share an epoch (and so will the pieces of
+// one split flush), yet two of them can share a user key. Ascending indexes
+// into l0.
 std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
                                         const std::vector<size_t>& seed,
                                         const Comparator* ucmp);

@@ -43,7 +43,8 @@ namespace {
 // S_M and f of any column family's options, as the cut rule takes them.
 VsstCutPolicy VsstCutPolicyOf(uint64_t target_file_size_base,
                               double max_bytes_for_level_multiplier) {
-  // f as a whole number (kVlsm refuses a fraction: CheckVlsmOptions); a
+  // f as a whole number (both vLSM layouts refuse a fraction:
+  // CheckVlsmOptions); a
   // stock DB's fraction rounds down here, for every user alike.
   const double f = max_bytes_for_level_multiplier;
   const uint64_t growth =
@@ -296,6 +297,29 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {
     if (score[level] >= 1.0) {
       score[level] += l0_score;  // above L0, same order among themselves
     }
+  }
+}
+
+double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
+                         int level0_file_num_compaction_trigger) {
+  size_t waiting = 0;
+  for (const FileMetaData* f : l0) {
+    waiting += f->being_compacted ? 0 : 1;
+  }
+  return static_cast<double>(waiting) /
+         std::max(level0_file_num_compaction_trigger, 1);
+}
+
+void VlsmAdjustCompactionScores(CompactionPri pri,
+                                const std::vector<FileMetaData*>& l0,
+                                int level0_file_num_compaction_trigger,
+                                int max_input_level,
+                                std::vector<double>* scores_by_level) {
+  if (pri == kVlsm) {
+    VlsmPutL0Last(max_input_level, scores_by_level);
+  } else if (pri == kVlsmRanged) {
+    (*scores_by_level)[0] =
+        VlsmRangedL0Score(l0, level0_file_num_compaction_trigger);
   }
 }
 

@@ -12,8 +12,9 @@
 //   L1 outputs VsstCutPolicyFor: overlap-aware vSSTs (vsst_cut_policy.h).
 //   L1 -> L2   OrderL1FilesGoodFirst: good vSSTs by ascending overlap ratio,
 //              then the rest by ratio, so a free file is always found.
-//   Priority   VlsmPutL0Last: every level from L1 down that is over its
-//              target compacts before L0 -> L1.
+//   Priority   VlsmAdjustCompactionScores. kVlsm: VlsmPutL0Last, every
+//              level from L1 down that is over its target compacts before
+//              L0 -> L1. kVlsmRanged: L0 compacts at its depth trigger.
 //   L2+        stock leveled behaviour (kMinOverlappingRatio order).
 #pragma once
 
@@ -178,5 +179,25 @@ std::vector<size_t> OrderL1FilesGoodFirst(
 // narrow; L0 is the queue that absorbs writes meanwhile, and its slowdown and
 // stop triggers keep their meaning.
 void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
+
+// The ranged layout's L0 score: the L0 files not being compacted over
+// level0_file_num_compaction_trigger (ConfigureVlsm sets it to the depth
+// trigger), nothing else. Stock's L0 score, with static level sizes, also
+// takes L0's bytes over L1's target, max_bytes_for_level_base = f * S_M: L0
+// would compact at about f flushes whatever the depth. Until flushes are split
+// the file count is the depth for flushes that cover the key space; issue
+// 20's depth score is to replace it.
+double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
+                         int level0_file_num_compaction_trigger);
+
+// The vLSM layouts' changes to one version's compaction scores (indexed by
+// level, before upstream sorts them; patch 0004 calls it from
+// ComputeCompactionScore): VlsmPutL0Last under kVlsm, VlsmRangedL0Score for
+// L0 under kVlsmRanged (which scores the other levels as stock).
+void VlsmAdjustCompactionScores(CompactionPri pri,
+                                const std::vector<FileMetaData*>& l0,
+                                int level0_file_num_compaction_trigger,
+                                int max_input_level,
+                                std::vector<double>* scores_by_level);
 
 }  // namespace ROCKSDB_NAMESPACE

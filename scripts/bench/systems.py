@@ -62,7 +62,8 @@ ROCKSDB = {
 # name -> (vLSM's (S_M, f, Phi[, L0 layout]) or None, the system's own
 # RocksDB options). The L0 layout is "single" (the paper's, kVlsm) unless
 # given. vLSM systems get ConfigureVlsm(S_M, f, Phi) (S_M-sized SSTs and
-# memtables, L1 = f x S_M, L2 = Phi x L1, L0 trigger 1, kVlsm); the options
+# memtables, L1 = f x S_M, L2 = Phi x L1; L0 trigger 1 and kVlsm, or for the
+# ranged layout the depth trigger and kVlsmRanged); the options
 # listed here win over it. Every system has the same 128 MiB memtable
 # budget (the evaluation's rule): vLSM's own sizing would give it 2 x S_M,
 # so it gets 128 MiB / S_M memtables. (db_bench's scripts used 2 x 8 MiB

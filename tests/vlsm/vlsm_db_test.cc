@@ -639,10 +639,11 @@ TEST(VlsmDbTest, SetOptionsRefusesKvlsmOnADynamicLevelBytesDb) {
   ASSERT_TRUE(DestroyDB(path, stock).ok());
 }
 
-// Live switches go only between kVlsm and the stock priority the column
-// family opened with (kMinOverlappingRatio when it opened with kVlsm); any
-// other is refused, naming both priorities, and the priority stays.
-TEST(VlsmDbTest, SetOptionsSwitchesOnlyBetweenKvlsmAndTheOpenedPriority) {
+// Live switches go only among kVlsm, kVlsmRanged and the stock priority the
+// column family opened with (kMinOverlappingRatio when it opened with a vLSM
+// layout); any other is refused, naming the priorities, and the priority
+// stays.
+TEST(VlsmDbTest, SetOptionsSwitchesOnlyAmongTheVlsmLayoutsAndTheOpenedPriority) {
   const std::string path = TestDir("switch_pairs");
   Options round_robin;
   round_robin.create_if_missing = true;
@@ -866,7 +867,8 @@ TEST(VlsmDbTest, RangedLayoutCompactsTheDeepestRangeAndKeepsTheRest) {
 }
 
 // Random work under the ranged layout, with 1 and with 3 compaction
-// threads (ranges on disjoint keys may then compact at once): every key as
+// threads (one L0 compaction at a time, L1 -> L2 and lower steps beside
+// it): every key as
 // the model says, at a snapshot too, after a reopen and with consistency
 // checks and checksums verified; L0 compacted several files at a time, never
 // into L0; the read order of issue 19 kept at every flush and compaction

@@ -93,6 +93,22 @@ TEST(VlsmL0RangesTest, ClosureTakesEveryOlderOverlappingFileOnly) {
             (std::vector<size_t>{2, 3}));
 }
 
+// Older means later in L0's order, as reads search it and as the L0 order
+// rule checks it (VlsmCheckL0Order), whatever the epochs say: the outputs of
+// one compaction share an epoch (its smallest input's), and so will the
+// pieces of one split flush. Two such files, newest first, that share the
+// user key "c" (a range tombstone across the cut): from the first, the
+// second must come along, or reads would find its older versions of "c"
+// first once the first's moved to L1.
+TEST(VlsmL0RangesTest, ClosureTakesLaterFilesOfTheSameEpoch) {
+  const std::vector<L0Span> l0 = {Span("a", "c", 5), Span("c", "f", 5),
+                                  Span("x", "z", 5)};
+  EXPECT_EQ(OlderOverlapClosure(l0, {0}, Ucmp()),
+            (std::vector<size_t>{0, 1}));
+  // The later file alone closes over nothing: the earlier one is newer.
+  EXPECT_EQ(OlderOverlapClosure(l0, {1}, Ucmp()), (std::vector<size_t>{1}));
+}
+
 TEST(VlsmL0RangesTest, AlignedPiecesCloseOverOneRange) {
   const std::vector<L0Span> l0 = ThreeAlignedFlushes();
   // The middle range's pieces: nothing from the other two ranges joins.

@@ -363,8 +363,9 @@ TEST_P(VlsmPickerTest, L0OrderRuleOnGivenInputs) {
 class RangedPickTest : public VlsmPickerTest {
  public:
   FileMetaData* AddL0(uint64_t number, const char* smallest,
-                      const char* largest, uint64_t epoch) {
-    FileMetaData* f = Add(0, number, smallest, largest, kMiB / 4, 100 + epoch);
+                      const char* largest, uint64_t epoch,
+                      uint64_t size = kMiB / 4) {
+    FileMetaData* f = Add(0, number, smallest, largest, size, 100 + epoch);
     f->epoch_number = epoch;
     return f;
   }
@@ -445,6 +446,49 @@ TEST_P(RangedPickTest, BusyRangesAreSkipped) {
   }
   EXPECT_FALSE(PickRanged(&taken));
   EXPECT_TRUE(taken.empty());
+}
+
+// The depth trigger is the ranged layout's L0 trigger, also above f: ten
+// whole 1 MiB flushes (10 MiB, more than L1's 8 MiB target, which stock's L0
+// score also counts) do not start a step at a trigger of 12; twelve do, and
+// the step takes them all (each covers every key).
+TEST_P(RangedPickTest, L0WaitsForTheDepthTriggerAboveF) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 12;
+  for (uint64_t e = 10; e >= 1; --e) {
+    AddL0(100 + e, "a", "z", e, kMiB);
+  }
+  AddL1Thirds();
+  Finalize();
+  EXPECT_EQ(Pick(), nullptr) << "10 flushes, trigger 12";
+}
+
+TEST_P(RangedPickTest, L0CompactsAtTheDepthTrigger) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 12;
+  for (uint64_t e = 12; e >= 1; --e) {
+    AddL0(100 + e, "a", "z", e, kMiB);
+  }
+  AddL1Thirds();
+  Finalize();
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->start_level(), 0);
+  EXPECT_EQ(c->num_input_files(0), 12u);
+}
+
+// A file marked for compaction (here the newest, alone above every other
+// key) proposes a step before the trigger: the ranged pick replaces the
+// proposal with the deepest range, and the reason says the L0 pick is the
+// layout's, not the mark's.
+TEST_P(RangedPickTest, AMarkedFileStartsTheDeepestRange) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 12;
+  AddL0(60, "zz", "zz", 6)->marked_for_compaction = true;
+  AddFlushesUnderANewerMiddlePiece();
+  Finalize();
+  ASSERT_EQ(vstorage_->FilesMarkedForCompaction().size(), 1u);
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(Numbers(*c, 0), (std::vector<uint64_t>{50, 42, 32, 22}));
+  EXPECT_EQ(c->compaction_reason(), CompactionReason::kLevelL0FilesNum);
 }
 
 // The same shape through the whole picker: under kVlsmRanged the choke

@@ -540,7 +540,19 @@ TEST_F(EndToEnd, VlsmL0LayoutProperty) {
   EXPECT_EQ(o.compaction_pri, rocksdb::kVlsmRanged);
   EXPECT_EQ(o.level0_file_num_compaction_trigger, 6);
   p.Set("vlsm.l0", "single");
-  o = ycsb::RocksDbConfig::FromProperties(p).MakeOptions();
+  try {  // a depth without the ranged layout is a mistake, as in db_bench
+    ycsb::RocksDbConfig::FromProperties(p);
+    ADD_FAILURE() << "a depth with vlsm.l0=single was accepted";
+  } catch (const ycsb::PropertyError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "vlsm.ranged_l0_depth has no effect without vlsm.l0=ranged"),
+              std::string::npos)
+        << e.what();
+  }
+  ycsb::Properties single;
+  single.Set("vlsm", "true");
+  single.Set("vlsm.l0", "single");
+  o = ycsb::RocksDbConfig::FromProperties(single).MakeOptions();
   EXPECT_EQ(o.compaction_pri, rocksdb::kVlsm);
   for (const char* bad : {"tiered", ""}) {
     p.Set("vlsm.l0", bad);
@@ -554,14 +566,16 @@ TEST_F(EndToEnd, VlsmL0LayoutProperty) {
     }
   }
   p.Set("vlsm.l0", "ranged");
-  p.Set("vlsm.ranged_l0_depth", "0");
-  try {
-    ycsb::RocksDbConfig::FromProperties(p);
-    ADD_FAILURE() << "depth 0 was accepted";
-  } catch (const ycsb::PropertyError& e) {
-    EXPECT_NE(std::string(e.what()).find("ranged_l0_depth must be >= 1"),
-              std::string::npos)
-        << e.what();
+  for (const char* bad : {"0", "99999999999"}) {
+    p.Set("vlsm.ranged_l0_depth", bad);
+    try {
+      ycsb::RocksDbConfig::FromProperties(p);
+      ADD_FAILURE() << "depth " << bad << " was accepted";
+    } catch (const ycsb::PropertyError& e) {
+      EXPECT_NE(std::string(e.what()).find("ranged_l0_depth must be >= 1 and <= "),
+                std::string::npos)
+          << e.what();
+    }
   }
 }
 
