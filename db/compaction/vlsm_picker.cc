@@ -211,7 +211,8 @@ Status VlsmCheckL0Order(CompactionPri pri,
   if (!IsVlsmCompactionPri(pri)) {
     return Status::OK();
   }
-  const std::string rule = "compaction_pri=" + CompactionPriName(pri);
+  // Named only when a rule is broken: this runs at every registration.
+  auto rule = [pri] { return "compaction_pri=" + CompactionPriName(pri); };
   const CompactionInputFiles* l0_inputs = nullptr;
   for (const CompactionInputFiles& in : inputs) {
     if (in.level == 0 && !in.empty()) {
@@ -221,10 +222,12 @@ Status VlsmCheckL0Order(CompactionPri pri,
   if (l0_inputs == nullptr) {
     return Status::OK();
   }
-  const std::string taken = "L0 file(s) " + FileNumbers(l0_inputs->files);
+  auto taken = [l0_inputs] {
+    return "L0 file(s) " + FileNumbers(l0_inputs->files);
+  };
   if (output_level == 0) {
     return Status::InvalidArgument(
-        rule + " never compacts L0 into L0 (" + taken +
+        rule() + " never compacts L0 into L0 (" + taken() +
         "): compact into L1 instead");
   }
   // The paper's layout is a queue; the ranged layout's picks are any range
@@ -233,11 +236,11 @@ Status VlsmCheckL0Order(CompactionPri pri,
       (l0_inputs->size() != 1 || l0_newest_first.empty() ||
        l0_inputs->files[0] != l0_newest_first.back())) {
     return Status::InvalidArgument(
-        rule + ": an automatic compaction takes exactly the "
+        rule() + ": an automatic compaction takes exactly the "
         "oldest L0 file (" +
         (l0_newest_first.empty() ? std::string("none")
                                  : FileNumbers({l0_newest_first.back()})) +
-        "), not " + taken);
+        "), not " + taken());
   }
   // Walk L0 from the oldest file up: an input is out of order if an older
   // file that overlaps it stays in L0.
@@ -253,7 +256,7 @@ Status VlsmCheckL0Order(CompactionPri pri,
     for (const FileMetaData* older : older_left_behind) {
       if (SpansOverlap(SpanOf(*f), SpanOf(*older), ucmp)) {
         return Status::InvalidArgument(
-            rule + ": the compaction takes L0 file #" +
+            rule() + ": the compaction takes L0 file #" +
             std::to_string(f->fd.GetNumber()) + " but not the older L0 file #" +
             std::to_string(older->fd.GetNumber()) +
             " whose key range overlaps it; reads would then find the older "
