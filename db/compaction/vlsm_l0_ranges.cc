@@ -4,27 +4,37 @@
 #include <set>
 #include <utility>
 
+#include "db/dbformat.h"
 #include "db/version_edit.h"
 
 namespace ROCKSDB_NAMESPACE {
 
-bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
-  return ucmp->CompareWithoutTimestamp(a.smallest, b.largest) <= 0 &&
-         ucmp->CompareWithoutTimestamp(b.smallest, a.largest) <= 0;
-}
-
 namespace {
+
+// Whether `key` is at or below the span's end.
+bool UpToEnd(const Slice& key, const L0Span& s, const Comparator* ucmp) {
+  const int c = ucmp->CompareWithoutTimestamp(key, s.largest);
+  return c < 0 || (c == 0 && !s.exclusive_end);
+}
 
 bool Covers(const L0Span& s, const Slice& key, const Comparator* ucmp) {
   return ucmp->CompareWithoutTimestamp(s.smallest, key) <= 0 &&
-         ucmp->CompareWithoutTimestamp(key, s.largest) <= 0;
+         UpToEnd(key, s, ucmp);
 }
 
 }  // namespace
 
+bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
+  return UpToEnd(a.smallest, b, ucmp) && UpToEnd(b.smallest, a, ucmp);
+}
+
 L0Span SpanOf(const FileMetaData& f) {
-  return {f.smallest.user_key(), f.largest.user_key(), f.epoch_number,
-          f.fd.GetFileSize(), f.being_compacted};
+  L0Span span{f.smallest.user_key(), f.largest.user_key(), f.epoch_number,
+              f.fd.GetFileSize(), f.being_compacted};
+  span.exclusive_end = f.largest.size() > 0 &&
+                       ExtractInternalKeyFooter(f.largest.Encode()) ==
+                           kRangeTombstoneSentinel;
+  return span;
 }
 
 std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files) {
@@ -38,28 +48,47 @@ std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files) {
 
 int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
              bool count_busy) {
-  // A sweep over the ends: +1 where a span starts, -1 where it ends. Ends
-  // are inclusive, so at one key the starts count before the ends.
-  std::vector<std::pair<Slice, int>> ends;
+  // A sweep over the ends: +1 where a span starts, -1 where it ends. At one
+  // key, exclusive ends count first (the span does not reach the key), then
+  // the starts, then inclusive ends (the span holds the key).
+  struct End {
+    Slice key;
+    int order;  // 0 exclusive end, 1 start, 2 inclusive end
+  };
+  std::vector<End> ends;
   for (const L0Span& s : l0) {
     if (count_busy || !s.busy) {
-      ends.emplace_back(s.smallest, +1);
-      ends.emplace_back(s.largest, -1);
+      ends.push_back({s.smallest, 1});
+      ends.push_back({s.largest, s.exclusive_end ? 0 : 2});
     }
   }
-  std::sort(ends.begin(), ends.end(),
-            [ucmp](const std::pair<Slice, int>& a,
-                   const std::pair<Slice, int>& b) {
-              const int c = ucmp->CompareWithoutTimestamp(a.first, b.first);
-              return c != 0 ? c < 0 : a.second > b.second;
-            });
+  std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
+    const int c = ucmp->CompareWithoutTimestamp(a.key, b.key);
+    return c != 0 ? c < 0 : a.order < b.order;
+  });
   int depth = 0;
   int deepest = 0;
-  for (const auto& end : ends) {
-    depth += end.second;
+  for (const End& end : ends) {
+    depth += end.order == 1 ? +1 : -1;
     deepest = std::max(deepest, depth);
   }
   return deepest;
+}
+
+int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes) {
+  const uint64_t unit = std::max<uint64_t>(memtable_bytes, 1);
+  const uint64_t worth = (l0_bytes + unit - 1) / unit;
+  return static_cast<int>(std::min<uint64_t>(worth, INT32_MAX));
+}
+
+double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
+                     int slowdown_trigger) {
+  const double score =
+      static_cast<double>(depth) / static_cast<double>(std::max(depth_trigger, 1));
+  if (slowdown_trigger > 0 && memtables_worth >= slowdown_trigger) {
+    return std::max(score, 1.0);
+  }
+  return score;
 }
 
 std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
@@ -147,22 +176,33 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   };
 
   // L0's connected runs: files by first key, merged while they overlap.
-  std::vector<L0Span> sorted_l0 = l0;
+  // Files being compacted are leaving L0 and count for nothing.
+  std::vector<L0Span> sorted_l0;
+  for (const L0Span& s : l0) {
+    if (!s.busy) {
+      sorted_l0.push_back(s);
+    }
+  }
   std::sort(sorted_l0.begin(), sorted_l0.end(), by_first_key);
   std::vector<L0Span> runs;
   for (const L0Span& s : sorted_l0) {
-    if (!runs.empty() && !less(runs.back().largest, s.smallest)) {
-      if (less(runs.back().largest, s.largest)) {
-        runs.back().largest = s.largest;
+    if (!runs.empty() && UpToEnd(s.smallest, runs.back(), ucmp)) {
+      L0Span& run = runs.back();
+      const int c = ucmp->CompareWithoutTimestamp(run.largest, s.largest);
+      if (c < 0) {
+        run.largest = s.largest;
+        run.exclusive_end = s.exclusive_end;
+      } else if (c == 0) {
+        run.exclusive_end = run.exclusive_end && s.exclusive_end;
       }
-      runs.back().bytes += s.bytes;
+      run.bytes += s.bytes;
     } else {
       runs.push_back(s);
     }
   }
   auto inside_a_run = [&](const Slice& key) {
     for (const L0Span& r : runs) {
-      if (less(r.smallest, key) && !less(r.largest, key)) {
+      if (less(r.smallest, key) && UpToEnd(key, r, ucmp)) {
         return true;  // the run holds keys on both sides of a cut at key
       }
     }

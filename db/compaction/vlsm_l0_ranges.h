@@ -1,9 +1,10 @@
 // The ranged L0 layout (issue 20; spec section 8): its decisions as pure
 // functions over user-key ranges, so that each is tested without a DB.
-// In use: RankedL0Seeds and OlderOverlapClosure drive the ranged pick
-// (PickRangedL0 in vlsm_picker.h) under compaction_pri = kVlsmRanged. Not
-// wired in yet: the flush hook that cuts at FlushSplitKeys, and an L0 score
-// on MaxDepth.
+// In use under compaction_pri = kVlsmRanged: RankedL0Seeds and
+// OlderOverlapClosure drive the ranged pick (PickRangedL0 in vlsm_picker.h);
+// FlushSplitKeys cuts every flush (db/vlsm_flush_split.h); MaxDepth,
+// L0MemtablesWorth and RangedL0Score make L0's compaction score and its
+// write-stall count (VlsmAdjustCompactionScores, VlsmL0StallCount).
 //
 // Why. In the paper's layout L0 is a FIFO of whole flushes and each L0 -> L1
 // step takes one flush: narrow, but each step rewrites the L1 range for one
@@ -44,14 +45,18 @@ namespace ROCKSDB_NAMESPACE {
 
 struct FileMetaData;
 
-// One file as these functions see it. Keys are user keys and both ends are
-// in the range; a file's range includes its range tombstones.
+// One file as these functions see it. Keys are user keys; a file's range
+// includes its range tombstones. Both ends are in the range, except when the
+// file ends at a range tombstone's end (its largest key is the sentinel
+// key@kMaxSeq): it holds nothing at that user key. Split flushes end a piece
+// so wherever a deletion crosses a guard (db/vlsm_flush_split.h).
 struct L0Span {
   Slice smallest;
   Slice largest;
   uint64_t epoch = 0;  // L0: a larger epoch holds newer data
   uint64_t bytes = 0;
   bool busy = false;   // taking part in a running compaction
+  bool exclusive_end = false;  // `largest` itself is not in the range
 };
 
 // A file's span, and the spans of a level's files in the level's order. The
@@ -60,7 +65,9 @@ L0Span SpanOf(const FileMetaData& file);
 std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files);
 
 // Whether two spans share a user key: the one overlap test of the L0 order
-// rule, for the closure below and VlsmCheckL0Order alike.
+// rule, for the closure below and VlsmCheckL0Order alike. (RocksDB's own L0
+// overlap tests include a sentinel's user key: stricter than needed, and
+// still correct.)
 bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp);
 
 // L0's depth: the most spans that cover any one user key (0 for none).
@@ -87,6 +94,19 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
                                         const std::vector<size_t>& seed,
                                         const Comparator* ucmp);
 
+// L0's bytes in memtables' worth, rounded up (0 for an empty L0): the unit
+// of the ranged layout's write stall triggers (VlsmL0StallCount). A memtable's
+// worth is write_buffer_size; a flush writes less than that when it
+// compresses, so L0 then holds more flushes before writes slow down.
+int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
+
+// The ranged layout's L0 compaction score: depth over the depth trigger, and
+// at least 1 once L0 holds `slowdown_trigger` memtables' worth: with
+// sequential keys depth stays 1 while L0 grows, and no write stall may exist
+// without an L0 step scheduled to end it.
+double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
+                     int slowdown_trigger);
+
 // How a flush may be cut.
 struct FlushSplitLimits {
   uint64_t flush_bytes = 0;      // what the flush is expected to write
@@ -107,6 +127,9 @@ struct FlushSplitLimits {
 //  - the first key of every L1 file (l1 sorted by key) except the first,
 //    unless it falls inside a run of L0 files (cutting there would split
 //    data that earlier flushes kept together).
+// Files being compacted (busy) are ignored: they are leaving L0, and if a
+// whole flush being compacted blocked the cuts, every flush written meanwhile
+// would be whole too, and the layout would never split again.
 // Then the candidates are thinned from the left so that every piece is
 // expected to hold at least max(flush_bytes / max_pieces, min_piece_bytes),
 // expecting the flush's keys to spread as L1's and L0's bytes do. With an

@@ -303,27 +303,46 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {
   }
 }
 
-double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
-                         int level0_file_num_compaction_trigger) {
-  size_t waiting = 0;
+namespace {
+
+uint64_t L0Bytes(const std::vector<FileMetaData*>& l0) {
+  uint64_t bytes = 0;
   for (const FileMetaData* f : l0) {
-    waiting += f->being_compacted ? 0 : 1;
+    bytes += f->fd.GetFileSize();
   }
-  return static_cast<double>(waiting) /
-         std::max(level0_file_num_compaction_trigger, 1);
+  return bytes;
 }
 
-void VlsmAdjustCompactionScores(CompactionPri pri,
+}  // namespace
+
+double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
+                         const Comparator* ucmp,
+                         const MutableCFOptions& moptions) {
+  return RangedL0Score(
+      MaxDepth(SpansOf(l0), ucmp, /*count_busy=*/false),
+      moptions.level0_file_num_compaction_trigger,
+      L0MemtablesWorth(L0Bytes(l0), moptions.write_buffer_size),
+      moptions.level0_slowdown_writes_trigger);
+}
+
+void VlsmAdjustCompactionScores(const Comparator* ucmp,
+                                const MutableCFOptions& moptions,
                                 const std::vector<FileMetaData*>& l0,
-                                int level0_file_num_compaction_trigger,
                                 int max_input_level,
                                 std::vector<double>* scores_by_level) {
-  if (pri == kVlsm) {
+  if (moptions.compaction_pri == kVlsm) {
     VlsmPutL0Last(max_input_level, scores_by_level);
-  } else if (pri == kVlsmRanged) {
-    (*scores_by_level)[0] =
-        VlsmRangedL0Score(l0, level0_file_num_compaction_trigger);
+  } else if (moptions.compaction_pri == kVlsmRanged) {
+    (*scores_by_level)[0] = VlsmRangedL0Score(l0, ucmp, moptions);
   }
+}
+
+int VlsmL0StallCount(const MutableCFOptions& moptions,
+                     const std::vector<FileMetaData*>& l0, int stock_count) {
+  if (moptions.compaction_pri != kVlsmRanged) {
+    return stock_count;
+  }
+  return L0MemtablesWorth(L0Bytes(l0), moptions.write_buffer_size);
 }
 
 std::vector<size_t> OrderL1FilesGoodFirst(

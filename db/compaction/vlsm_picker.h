@@ -38,6 +38,7 @@ class InternalKeyComparator;
 class VersionStorageInfo;
 struct CompactionInputFiles;
 struct FileMetaData;
+struct MutableCFOptions;
 struct ImmutableOptions;
 struct MutableCFOptions;
 
@@ -180,24 +181,39 @@ std::vector<size_t> OrderL1FilesGoodFirst(
 // stop triggers keep their meaning.
 void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 
-// The ranged layout's L0 score: the L0 files not being compacted over
+// The ranged layout's L0 score (RangedL0Score in vlsm_l0_ranges.h): L0's
+// depth over the files not being compacted, over
 // level0_file_num_compaction_trigger (ConfigureVlsm sets it to the depth
-// trigger), nothing else. Stock's L0 score, with static level sizes, also
-// takes L0's bytes over L1's target, max_bytes_for_level_base = f * S_M: L0
-// would compact at about f flushes whatever the depth. Until flushes are split
-// the file count is the depth for flushes that cover the key space; issue
-// 20's depth score is to replace it.
+// trigger), and at least 1 once L0 holds the slowdown trigger's memtables'
+// worth of bytes. Stock's L0 score counts files (a split flush is several)
+// and, with static level sizes, also takes L0's bytes over L1's target,
+// max_bytes_for_level_base = f * S_M: L0 would compact at about f flushes
+// whatever the depth.
 double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
-                         int level0_file_num_compaction_trigger);
+                         const Comparator* ucmp,
+                         const MutableCFOptions& moptions);
 
 // The vLSM layouts' changes to one version's compaction scores (indexed by
 // level, before upstream sorts them; patch 0004 calls it from
 // ComputeCompactionScore): VlsmPutL0Last under kVlsm, VlsmRangedL0Score for
 // L0 under kVlsmRanged (which scores the other levels as stock).
-void VlsmAdjustCompactionScores(CompactionPri pri,
+void VlsmAdjustCompactionScores(const Comparator* ucmp,
+                                const MutableCFOptions& moptions,
                                 const std::vector<FileMetaData*>& l0,
-                                int level0_file_num_compaction_trigger,
                                 int max_input_level,
                                 std::vector<double>* scores_by_level);
+
+// The count the write stall triggers (level0_slowdown_writes_trigger,
+// level0_stop_writes_trigger) and every other reader of
+// VersionStorageInfo::l0_delay_trigger_count compare: stock's L0 file count,
+// except under kVlsmRanged, where it is L0's bytes in memtables' worth
+// (L0MemtablesWorth). There a flush adds several files, and with uniform keys
+// every range deepens together: a file count would stall N times too early,
+// and a depth count would hold a stall until all N ranges were compacted,
+// one wide step's worth of work. Bytes fall with every ranged step, so a
+// stall ends once the steps have freed one memtable's worth. Patch 0004
+// calls it from VersionStorageInfo::CalculateBaseBytes.
+int VlsmL0StallCount(const MutableCFOptions& moptions,
+                     const std::vector<FileMetaData*>& l0, int stock_count);
 
 }  // namespace ROCKSDB_NAMESPACE

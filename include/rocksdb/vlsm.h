@@ -30,8 +30,9 @@ enum class VlsmL0Layout : char {
   // Experimental: L0 holds up to ranged_l0_depth flushes over any key; a
   // step takes the deepest key range of L0 with every older L0 file that
   // overlaps it, and the L1 files below (compaction_pri=kVlsmRanged).
-  // Flushes are not split by key range yet, so with keys spread over the
-  // whole key space a step still takes all of L0.
+  // Flushes are split by key range, at guards taken from L1's file
+  // boundaries, so that a step takes one range of every flush in L0; write
+  // stalls count L0's bytes in memtables' worth (docs/vlsm.md, "ranged L0").
   kRanged,
 };
 
@@ -47,8 +48,8 @@ struct VlsmOptions {
   VlsmL0Layout l0_layout = VlsmL0Layout::kSingleFile;
   // kRanged only: the L0 depth (flushes over one key) at which a range is
   // compacted. ConfigureVlsm sets level0_file_num_compaction_trigger to it;
-  // that trigger counts L0 files, which is the depth only while flushes are
-  // whole and each covers the key space (until flushes are split, issue 20).
+  // under kVlsmRanged that trigger is compared with L0's depth (the most L0
+  // files over one key), not with L0's file count.
   int ranged_l0_depth = 8;
 };
 
@@ -65,7 +66,8 @@ struct VlsmOptions {
 //   level0_file_num_compaction_trigger = 1 (ranged_l0_depth when ranged;
 //     then also level0_slowdown_writes_trigger >= 2 * depth + 4 and
 //     level0_stop_writes_trigger >= slowdown + 16, so writes do not slow
-//     down before a range may compact),
+//     down before a range may compact; in that layout the two stall
+//     triggers count L0's bytes in memtables' worth, write_buffer_size each),
 //   max_compaction_bytes = (f + 2) * S_M (one file and the f + 1 files it
 //     can overlap in the level below).
 // num_levels is kept; it must be >= 3. On bad input returns InvalidArgument

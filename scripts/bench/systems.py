@@ -85,7 +85,7 @@ SYSTEMS = {
     "vlsm-phi64": (("8M", 8, 64), {"max_write_buffer_number": "16"}),
     # The ranged L0 layout (issue 20, experimental) at the paper's sizes:
     # L0 compacts a key range once it is 8 flushes deep (8 x 8 MiB, about
-    # L1's 64 MiB). Flushes are not split by key range yet.
+    # L1's 64 MiB); flushes are split at L1's boundaries.
     "vlsm-ranged": (("8M", 8, 32, "ranged"), {"max_write_buffer_number": "16"}),
 }
 

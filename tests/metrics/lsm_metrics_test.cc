@@ -14,6 +14,7 @@
 #include "rocksdb/compaction_filter.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
+#include "rocksdb/listener.h"
 #include "rocksdb/lsm_metrics.h"
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
@@ -167,6 +168,54 @@ class GateFilter : public CompactionFilter {
  private:
   std::atomic<bool>* open_;
 };
+
+// Counts flush jobs and the table files they write.
+class FlushCounter : public EventListener {
+ public:
+  void OnFlushCompleted(DB*, const FlushJobInfo&) override { ++flushes; }
+  void OnTableFileCreated(const TableFileCreationInfo& info) override {
+    if (info.reason == TableFileCreationReason::kFlush && info.status.ok() &&
+        info.file_size > 0) {
+      ++files;
+    }
+  }
+  std::atomic<int> flushes{0};
+  std::atomic<int> files{0};
+};
+
+// The ranged layout writes a flush as several L0 files: the collector counts
+// one flush step per flush job, as wide as its pieces together, and still
+// every byte flushed.
+TEST_F(LsmMetricsTest, ASplitFlushCountsAsOneFlushStep) {
+  Options options = SmallVlsmOptions();
+  VlsmOptions vlsm;
+  vlsm.sst_size = 64 << 10;
+  vlsm.growth = 4;
+  vlsm.l1_l2_growth = 8;
+  vlsm.l0_layout = VlsmL0Layout::kRanged;
+  vlsm.ranged_l0_depth = 4;
+  ASSERT_OK(ConfigureVlsm(&options, vlsm));
+  options.statistics = CreateDBStatistics();
+  auto counter = std::make_shared<FlushCounter>();
+  options.listeners.push_back(counter);
+  Open(options, "split_flush");
+  WriteRandom(db_.get(), 40000, 20000, 3);
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->WaitForCompact(WaitForCompactOptions()));
+  collector_->Detach();
+  const LsmMetricsReport r = collector_->Report();
+  ASSERT_GT(counter->files.load(), counter->flushes.load())
+      << "some flushes were split";
+  EXPECT_EQ(r.levels[0].compactions,
+            static_cast<uint64_t>(counter->flushes.load()));
+  EXPECT_EQ(r.levels[0].input_bytes_per_compaction.count,
+            r.levels[0].compactions);
+  // Every piece's bytes (file sizes, against the writers' ticker; within 2%
+  // as in ByteTotalsAgreeWithRocksDBStatistics).
+  const double written = static_cast<double>(
+      options.statistics->getTickerCount(FLUSH_WRITE_BYTES));
+  EXPECT_NEAR(static_cast<double>(r.flush_bytes), written, 0.02 * written);
+}
 
 TEST_F(LsmMetricsTest, CountsAForcedStallWithItsDurationAndChain) {
   std::atomic<bool> gate_open{false};

@@ -21,6 +21,15 @@ L0Span Span(const char* smallest, const char* largest, uint64_t epoch = 0,
   return L0Span{smallest, largest, epoch, bytes, busy};
 }
 
+// A piece of a split flush cut inside a range deletion: it ends at the
+// guard's sentinel and holds no key of the guard itself.
+L0Span EndsBefore(const char* smallest, const char* guard, uint64_t epoch = 0,
+                  uint64_t bytes = kMiB) {
+  L0Span s = Span(smallest, guard, epoch, bytes);
+  s.exclusive_end = true;
+  return s;
+}
+
 // The header's worked example: three flushes cut at "g" and "p", newest
 // first (as a version keeps L0).
 std::vector<L0Span> ThreeAlignedFlushes() {
@@ -202,6 +211,42 @@ TEST(VlsmL0RangesTest, AllKeysInOneL0RunMeansNoCutInsideIt) {
   EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(),
                            Limits(8 * kMiB, kMiB, 8)),
             Keys{});
+}
+
+// A whole flush that a running step is compacting is leaving L0: it blocks
+// no cut. (If it did, every flush written while it is compacted would be
+// whole too, and so would every flush during the next step over them: the
+// layout would never split again.)
+TEST(VlsmL0RangesTest, FilesBeingCompactedBlockNoCut) {
+  const std::vector<L0Span> l0 = {Span("a", "z", 1, 8 * kMiB, /*busy=*/true)};
+  EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(), Limits(8 * kMiB, kMiB, 8)),
+            (Keys{"g", "n", "t"}));
+}
+
+// Pieces cut inside a range deletion end at the guard's sentinel: they share
+// the guard's user key with the next piece but hold none of its keys. As
+// keys they do not overlap; counting them as overlapping would make one
+// flush two deep at every guard a deletion crosses, chain neighbouring
+// ranges into one step, and drop the guard itself while the pieces live.
+TEST(VlsmL0RangesTest, APieceEndingAtASentinelDoesNotReachTheGuard) {
+  const std::vector<L0Span> one_flush = {EndsBefore("a", "g", 1),
+                                         EndsBefore("g", "p", 1),
+                                         Span("p", "z", 1)};
+  EXPECT_EQ(MaxDepth(one_flush, Ucmp()), 1);
+  EXPECT_FALSE(SpansOverlap(one_flush[0], one_flush[1], Ucmp()));
+  EXPECT_FALSE(SpansOverlap(one_flush[1], one_flush[0], Ucmp()));
+  // An older file that starts at the guard is not taken with the piece
+  // before it; one that holds a key below the guard is.
+  const std::vector<L0Span> l0 = {EndsBefore("a", "g", 2), Span("g", "o", 1),
+                                  Span("f", "f", 1)};
+  EXPECT_EQ(OlderOverlapClosure(l0, {0}, Ucmp()),
+            (std::vector<size_t>{0, 2}));
+  // The guards stay candidates: L0 holds no key on both sides of them.
+  const std::vector<L0Span> l1 = {Span("a", "f", 0), Span("g", "o", 0),
+                                  Span("p", "z", 0)};
+  EXPECT_EQ(FlushSplitKeys(one_flush, l1, Ucmp(),
+                           Limits(8 * kMiB, kMiB / 8, 8)),
+            (Keys{"g", "p"}));
 }
 
 }  // namespace

@@ -475,6 +475,77 @@ TEST_P(RangedPickTest, L0CompactsAtTheDepthTrigger) {
   EXPECT_EQ(c->num_input_files(0), 12u);
 }
 
+// Split flushes: five flushes cut in thirds are 15 L0 files but only five
+// deep. The L0 score counts depth, so the step waits for the sixth flush
+// (a file count would have fired at the second).
+TEST_P(RangedPickTest, SplitFlushesCompactAtTheDepthNotTheFileCount) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 6;
+  for (uint64_t e = 5; e >= 1; --e) {
+    AddAlignedFlush(e);
+  }
+  AddL1Thirds();
+  Finalize();
+  EXPECT_EQ(Pick(), nullptr) << "15 pieces, depth 5, trigger 6";
+}
+
+TEST_P(RangedPickTest, SplitFlushesCompactOneRangeAtTheDepthTrigger) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 6;
+  for (uint64_t e = 6; e >= 1; --e) {
+    AddAlignedFlush(e);
+  }
+  AddL1Thirds();
+  Finalize();
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->num_input_files(0), 6u) << "one range: every flush's piece";
+}
+
+// With sequential keys every flush lands beside the last: depth stays 1 while
+// L0's bytes grow. At the slowdown trigger (counted in memtables' worth of
+// L0 bytes in this layout) L0 must compact, or writes would slow down with
+// no L0 step scheduled to end it.
+TEST_P(RangedPickTest, L0WaitsBelowTheSlowdownBytesAtDepthOne) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 4;
+  mutable_cf_options_.level0_slowdown_writes_trigger = 6;
+  mutable_cf_options_.write_buffer_size = kMiB;
+  const char* keys[] = {"k1", "k2", "k3", "k4", "k5", "k6"};
+  for (int i = 4; i >= 0; --i) {  // newest first
+    AddL0(100 + i, keys[i], keys[i], 1 + i, kMiB);
+  }
+  AddL1Thirds();
+  Finalize();
+  EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 5);
+  EXPECT_EQ(Pick(), nullptr) << "5 memtables' worth, slowdown at 6";
+}
+
+TEST_P(RangedPickTest, L0CompactsAtTheSlowdownBytesEvenAtDepthOne) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 4;
+  mutable_cf_options_.level0_slowdown_writes_trigger = 6;
+  mutable_cf_options_.write_buffer_size = kMiB;
+  const char* keys[] = {"k1", "k2", "k3", "k4", "k5", "k6"};
+  for (int i = 5; i >= 0; --i) {
+    AddL0(100 + i, keys[i], keys[i], 1 + i, kMiB);
+  }
+  AddL1Thirds();
+  Finalize();
+  EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 6);
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->start_level(), 0);
+}
+
+// The stall count is L0's bytes in memtables' worth, rounded up: pieces of
+// one flush add up to one memtable, not to one per piece.
+TEST_P(RangedPickTest, StallCountIsL0BytesInMemtables) {
+  mutable_cf_options_.write_buffer_size = kMiB;
+  for (uint64_t e = 5; e >= 1; --e) {
+    AddAlignedFlush(e);  // 3 pieces of 1/4 MiB each
+  }
+  AddL1Thirds();
+  Finalize();
+  EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 4) << "15/4 MiB, rounded up";
+}
+
 // A file marked for compaction (here the newest, alone above every other
 // key) proposes a step before the trigger: the ranged pick replaces the
 // proposal with the deepest range, and the reason says the L0 pick is the

@@ -10,8 +10,10 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -162,6 +164,7 @@ class LsmMetricsCollector::Impl {
       period_saw_stall_ = false;
       attach_counters_ = counters;
       last_counters_ = counters;
+      recent_flush_jobs_.fill(RecentFlushJob{});  // job ids restart per open
       cpu_at_attach_ = ProcessCpuSeconds();
       for (const auto& level : meta.levels) {
         for (const auto& file : level.files) {
@@ -408,11 +411,34 @@ class LsmMetricsCollector::Impl {
     // Only flushes inside the measured window (not the one at DB close).
     if (info.reason == TableFileCreationReason::kFlush && db_ != nullptr) {
       LevelAccount& l0 = LevelLocked(0);
-      ++l0.io.compactions;
       l0.io.written_bytes += info.file_size;
-      l0.input_bytes.push_back(info.file_size);
       flush_bytes_ += info.file_size;
+      // The ranged layout writes one flush as several files (one job id):
+      // one flush, one step, as wide as its pieces together.
+      size_t* step = FlushStepOfJobLocked(info.job_id);
+      if (step != nullptr) {
+        l0.input_bytes[*step] += info.file_size;
+      } else {
+        ++l0.io.compactions;
+        l0.input_bytes.push_back(info.file_size);
+        recent_flush_jobs_[next_flush_job_slot_] = {info.job_id,
+                                                    l0.input_bytes.size() - 1};
+        next_flush_job_slot_ =
+            (next_flush_job_slot_ + 1) % recent_flush_jobs_.size();
+      }
     }
+  }
+
+  // The step of a recent flush job, or null. Job ids are unique within one
+  // open DB; a flush's pieces are written one after another, and few flushes
+  // run at once, so the last few jobs are enough to remember.
+  size_t* FlushStepOfJobLocked(int job_id) {
+    for (auto& recent : recent_flush_jobs_) {
+      if (recent.step != SIZE_MAX && recent.job_id == job_id) {
+        return &recent.step;
+      }
+    }
+    return nullptr;
   }
 
   void OnTableFileDeleted(const TableFileDeletionInfo& info) {
@@ -611,6 +637,12 @@ class LsmMetricsCollector::Impl {
   uint64_t operations_ = 0;
 
   uint64_t flush_bytes_ = 0;
+  struct RecentFlushJob {
+    int job_id = 0;
+    size_t step = SIZE_MAX;  // index into L0's input_bytes; SIZE_MAX: unused
+  };
+  std::array<RecentFlushJob, 16> recent_flush_jobs_{};
+  size_t next_flush_job_slot_ = 0;
   uint64_t compaction_read_bytes_ = 0;
   uint64_t compaction_write_bytes_ = 0;
   std::vector<LevelAccount> levels_;

@@ -1,0 +1,260 @@
+#include "db/vlsm_flush_split.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "db/compaction/clipping_iterator.h"
+#include "db/compaction/vlsm_l0_ranges.h"
+#include "db/dbformat.h"
+#include "db/memtable.h"
+#include "db/range_tombstone_fragmenter.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "file/filename.h"
+#include "file/sst_file_manager_impl.h"
+#include "options/cf_options.h"
+#include "rocksdb/file_system.h"
+#include "util/vector_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+std::vector<std::string> VlsmFlushSplitKeysFor(
+    const MutableCFOptions& moptions, const ImmutableCFOptions& ioptions,
+    bool atomic_flush, size_t timestamp_size, const VersionStorageInfo& base,
+    const autovector<ReadOnlyMemTable*>& mems) {
+  // The cases that stay whole are explained in the header.
+  if (moptions.compaction_pri != kVlsmRanged ||
+      ioptions.compaction_style != kCompactionStyleLevel ||
+      moptions.enable_blob_files || timestamp_size > 0 || atomic_flush) {
+    return {};
+  }
+  // Guards come from L1's files; while L1 is empty (manual compactions to
+  // the bottom, or early on), from the first level below with files, as
+  // Pebble takes them from Lbase: the key space is cut where the data is.
+  int lbase = std::max(base.base_level(), 1);
+  while (lbase < base.num_levels() && base.LevelFiles(lbase).empty()) {
+    ++lbase;
+  }
+  if (lbase >= base.num_levels()) {
+    return {};
+  }
+  FlushSplitLimits limits;
+  for (const ReadOnlyMemTable* m : mems) {
+    limits.flush_bytes += m->GetDataSize();
+  }
+  limits.min_piece_bytes = moptions.target_file_size_base / 8;
+  limits.max_pieces = kVlsmMaxFlushPieces;
+  return FlushSplitKeys(SpansOf(base.LevelFiles(0)),
+                        SpansOf(base.LevelFiles(lbase)),
+                        ioptions.user_comparator, limits);
+}
+
+namespace {
+
+// One fragment of a memtable range deletion: [start, end) at seq.
+struct Fragment {
+  std::string start;
+  std::string end;
+  SequenceNumber seq;
+};
+
+// The fragments of one piece, [lower, upper) (a null bound is open), as the
+// iterator BuildTable takes; null when none falls in the piece. Adds to
+// `*fed` the tombstones it was given, which BuildTable counts as input.
+std::unique_ptr<FragmentedRangeTombstoneIterator> ClippedTombstones(
+    const std::vector<Fragment>& fragments, const std::string* lower,
+    const std::string* upper, const InternalKeyComparator& icmp,
+    uint64_t* fed) {
+  const Comparator* ucmp = icmp.user_comparator();
+  std::vector<std::string> keys;
+  std::vector<std::string> values;
+  for (const Fragment& f : fragments) {
+    Slice start = f.start;
+    Slice end = f.end;
+    if (lower != nullptr && ucmp->Compare(start, *lower) < 0) {
+      start = *lower;
+    }
+    if (upper != nullptr && ucmp->Compare(*upper, end) < 0) {
+      end = *upper;
+    }
+    if (ucmp->Compare(start, end) < 0) {
+      keys.push_back(
+          InternalKey(start, f.seq, kTypeRangeDeletion).Encode().ToString());
+      values.push_back(end.ToString());
+    }
+  }
+  if (keys.empty()) {
+    return nullptr;
+  }
+  auto list = std::make_shared<FragmentedRangeTombstoneList>(
+      std::make_unique<VectorIterator>(std::move(keys), std::move(values),
+                                       &icmp),
+      icmp);
+  *fed += list->num_unfragmented_tombstones();
+  return std::make_unique<FragmentedRangeTombstoneIterator>(
+      list, icmp, kMaxSequenceNumber);
+}
+
+void DeletePieces(const std::vector<FileMetaData>& pieces,
+                  const VlsmFlushPieceEnv& env) {
+  for (const FileMetaData& piece : pieces) {
+    const std::string name = TableFileName(*env.cf_paths, piece.fd.GetNumber(),
+                                           piece.fd.GetPathId());
+    env.fs->DeleteFile(name, IOOptions(), nullptr).PermitUncheckedError();
+    // BuildTable's verification read opened it through the table cache.
+    TableCache::ReleaseObsolete(env.table_cache->get_cache().get(),
+                                piece.fd.GetNumber(), /*handle=*/nullptr,
+                                /*uncache_aggressiveness=*/0);
+  }
+}
+
+}  // namespace
+
+Status VlsmWriteSplitFlush(
+    const std::vector<std::string>& split_keys, InternalIterator* memtables,
+    std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> range_dels,
+    const VlsmFlushPieceEnv& env, const VlsmBuildFlushPiece& build_piece,
+    FileMetaData* meta, std::vector<FileMetaData>* more_pieces,
+    TableProperties* props, uint64_t* num_input_entries,
+    uint64_t* memtable_payload_bytes, uint64_t* memtable_garbage_bytes) {
+  const InternalKeyComparator& icmp = *env.icmp;
+  more_pieces->clear();
+  *num_input_entries = 0;
+  *memtable_payload_bytes = 0;
+  *memtable_garbage_bytes = 0;
+
+  // Every piece gets the memtables' range deletions clipped to its bounds;
+  // the flush's input count holds each memtable tombstone once.
+  std::vector<Fragment> fragments;
+  uint64_t memtable_tombstones = 0;
+  for (auto& it : range_dels) {
+    memtable_tombstones += it->num_unfragmented_tombstones();
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      fragments.push_back(
+          {it->start_key().ToString(), it->end_key().ToString(), it->seq()});
+    }
+  }
+  range_dels.clear();
+
+  const FileMetaData blank = *meta;  // epoch, times, temperature; no keys yet
+  std::vector<FileMetaData> written;
+  TableProperties sum;
+  uint64_t tombstones_given = 0;
+  Status s;
+  for (size_t i = 0; i <= split_keys.size() && s.ok(); ++i) {
+    const std::string* lower = i == 0 ? nullptr : &split_keys[i - 1];
+    const std::string* upper = i == split_keys.size() ? nullptr : &split_keys[i];
+    // User-key bounds as internal keys: key@kMaxSeq sorts before every
+    // version of key, so all versions of a key land in the same piece.
+    std::string lower_ikey;
+    std::string upper_ikey;
+    Slice lower_slice;
+    Slice upper_slice;
+    if (lower != nullptr) {
+      lower_ikey = InternalKey(*lower, kMaxSequenceNumber, kValueTypeForSeek)
+                       .Encode()
+                       .ToString();
+      lower_slice = lower_ikey;
+    }
+    if (upper != nullptr) {
+      upper_ikey = InternalKey(*upper, kMaxSequenceNumber, kValueTypeForSeek)
+                       .Encode()
+                       .ToString();
+      upper_slice = upper_ikey;
+    }
+    ClippingIterator piece_iter(memtables, lower ? &lower_slice : nullptr,
+                                upper ? &upper_slice : nullptr, &icmp);
+    std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> piece_dels;
+    uint64_t given = 0;
+    if (auto dels =
+            ClippedTombstones(fragments, lower, upper, icmp, &given)) {
+      piece_dels.push_back(std::move(dels));
+    }
+    piece_iter.SeekToFirst();
+    if (!piece_iter.status().ok()) {
+      s = piece_iter.status();
+      break;
+    }
+    if (!piece_iter.Valid() && piece_dels.empty()) {
+      continue;  // nothing in this range: no file, no file number
+    }
+    FileMetaData piece = blank;
+    if (!written.empty() || i > 0) {
+      piece.fd = FileDescriptor(env.new_file_number(), blank.fd.GetPathId(), 0);
+    }
+    TableProperties piece_props;
+    uint64_t entries = 0;
+    uint64_t payload = 0;
+    uint64_t garbage = 0;
+    s = build_piece(&piece_iter, std::move(piece_dels), &piece, &piece_props,
+                    &entries, &payload, &garbage);
+    if (!s.ok()) {
+      break;  // BuildTable removed this piece's file itself
+    }
+    tombstones_given += given;
+    *num_input_entries += entries;
+    *memtable_payload_bytes += payload;
+    *memtable_garbage_bytes += garbage;
+    if (piece.fd.GetFileSize() > 0) {
+      if (written.empty()) {
+        sum = piece_props;
+      } else {
+        sum.Add(piece_props);
+      }
+      written.push_back(std::move(piece));
+    }
+  }
+  if (!s.ok()) {
+    // A flush installs all its pieces or none: remove those already written.
+    // Their numbers are still in the flush's pending outputs, so nothing
+    // else can be using them.
+    DeletePieces(written, env);
+    meta->fd.file_size = 0;
+    return s;
+  }
+  // BuildTable counted the clipped tombstones it was given; the flush's
+  // input is the memtables' own tombstones, once each.
+  *num_input_entries = *num_input_entries - tombstones_given + memtable_tombstones;
+
+  if (written.empty()) {
+    meta->fd.file_size = 0;
+    return s;
+  }
+  *meta = std::move(written.front());
+  more_pieces->assign(std::make_move_iterator(written.begin() + 1),
+                      std::make_move_iterator(written.end()));
+  *props = sum;
+  if (env.sst_file_manager != nullptr) {
+    auto* sfm = static_cast<SstFileManagerImpl*>(env.sst_file_manager);
+    for (const FileMetaData& piece : *more_pieces) {
+      sfm->OnAddFile(TableFileName(*env.cf_paths, piece.fd.GetNumber(),
+                                   piece.fd.GetPathId()))
+          .PermitUncheckedError();
+    }
+  }
+  return s;
+}
+
+void VlsmAddMoreFlushPieces(const std::vector<FileMetaData>& more_pieces,
+                            VersionEdit* edit) {
+  for (const FileMetaData& m : more_pieces) {
+    edit->AddFile(0, m.fd.GetNumber(), m.fd.GetPathId(), m.fd.GetFileSize(),
+                  m.smallest, m.largest, m.fd.smallest_seqno,
+                  m.fd.largest_seqno, m.marked_for_compaction, m.temperature,
+                  m.oldest_blob_file_number, m.oldest_ancester_time,
+                  m.file_creation_time, m.epoch_number, m.file_checksum,
+                  m.file_checksum_func_name, m.unique_id,
+                  m.compensated_range_deletion_size, m.tail_size,
+                  m.user_defined_timestamps_persisted);
+  }
+}
+
+uint64_t VlsmFlushPiecesBytes(const std::vector<FileMetaData>& more_pieces) {
+  uint64_t bytes = 0;
+  for (const FileMetaData& m : more_pieces) {
+    bytes += m.fd.GetFileSize();
+  }
+  return bytes;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,126 @@
+// Split flushes for the ranged L0 layout (issue 20, item 1): a flush under
+// compaction_pri = kVlsmRanged writes its memtables as several L0 files cut
+// at guard keys, so that a later L0 -> L1 step can take one key range of L0
+// (every flush's piece of it) instead of all of it.
+//
+// Patch 0011 hooks FlushJob::WriteLevel0Table: it asks VlsmFlushSplitKeysFor
+// where to cut; with no cut it calls BuildTable as stock does, otherwise
+// VlsmWriteSplitFlush, which calls the same BuildTable once per piece. The
+// guards themselves are chosen by FlushSplitKeys (a pure function in
+// db/compaction/vlsm_l0_ranges.h, where the reasons are).
+//
+// Worked example. Guards "g" and "p"; the memtable holds a..z and a range
+// deletion [e, r):
+//
+//     piece 0  keys < g        point keys a..f, tombstone [e, g)
+//     piece 1  g <= keys < p   point keys g..o, tombstone [g, p)
+//     piece 2  keys >= p       point keys p..z, tombstone [p, r)
+//
+// Every version of a user key falls in one piece (bounds are user keys), so
+// merge operands, single deletes and snapshots are decided as in one file.
+// Tombstones are clipped at the guards: a piece cut inside a tombstone ends at
+// the guard's sentinel (g@kMaxSeq), which sorts before every key of g, so the
+// pieces do not overlap as internal keys and may share the flush's epoch
+// (VersionBuilder refuses same-epoch L0 files only when they overlap).
+//
+// Guards come from L1's file boundaries, or, while L1 is empty, from the
+// first level below it that has files.
+//
+// What stays as stock, and why:
+//  - one piece when every level below L0 is empty, when the keys all fall in
+//    one range, or the flush is too small to cut into pieces of at least
+//    S_M / 8;
+//  - whole flushes with blob files on (BuildTable makes a blob file per
+//    call: pieces would fragment blobs), with user-defined timestamps (guards
+//    are plain user keys), with atomic_flush (one more install path to prove,
+//    for no user yet), and for MemPurge, WAL recovery and repair (other paths,
+//    not hooked). A whole L0 file is always legal: the ranged pick's closure
+//    takes whatever it overlaps.
+//  - FlushJobInfo (OnFlushCompleted) names the first piece, with table
+//    properties summed over the pieces; OnTableFileCreated fires per piece,
+//    with the flush's job id.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/version_edit.h"
+#include "rocksdb/options.h"
+#include "rocksdb/status.h"
+#include "rocksdb/table_properties.h"
+#include "table/internal_iterator.h"
+#include "util/autovector.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class FileSystem;
+class FragmentedRangeTombstoneIterator;
+class ReadOnlyMemTable;
+class InternalKeyComparator;
+class SstFileManager;
+class TableCache;
+class VersionEdit;
+class VersionStorageInfo;
+struct MutableCFOptions;
+
+// No flush is cut into more pieces than this (Pebble caps a flush at about 4x
+// its size-based file count for the same reason: a huge L1 must not turn one
+// flush into thousands of tiny files).
+constexpr size_t kVlsmMaxFlushPieces = 64;
+
+// Where this flush of `mems` is cut (ascending user keys; empty: one file),
+// from the version the flush started on. Call it with the DB mutex held: it
+// reads which L0 files are being compacted.
+std::vector<std::string> VlsmFlushSplitKeysFor(
+    const MutableCFOptions& moptions, const ImmutableCFOptions& ioptions,
+    bool atomic_flush, size_t timestamp_size, const VersionStorageInfo& base,
+    const autovector<ReadOnlyMemTable*>& mems);
+
+// Builds one L0 file from `iter` and `range_dels` into `meta` (whose file
+// number it uses): FlushJob's BuildTable call, with its table properties,
+// input entry count and memtable payload and garbage bytes.
+using VlsmBuildFlushPiece = std::function<Status(
+    InternalIterator* iter,
+    std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> range_dels,
+    FileMetaData* meta, TableProperties* props, uint64_t* num_input_entries,
+    uint64_t* memtable_payload_bytes, uint64_t* memtable_garbage_bytes)>;
+
+// Where the pieces go and how they are undone.
+struct VlsmFlushPieceEnv {
+  const InternalKeyComparator* icmp = nullptr;
+  std::function<uint64_t()> new_file_number;  // for every piece but the first
+  FileSystem* fs = nullptr;                    // to delete pieces on failure
+  const std::vector<DbPath>* cf_paths = nullptr;
+  TableCache* table_cache = nullptr;           // to drop them from the cache
+  SstFileManager* sst_file_manager = nullptr;  // may be null
+};
+
+// Writes the flush as one L0 file per piece between `split_keys` (at least
+// one), each with `*meta`'s epoch, times and temperature and, but for the
+// first, a file number of its own. On success `*meta` is the first non-empty
+// piece (file size 0 if every piece came out empty) and `*more_pieces` the
+// rest, in key order; `*props` sums their table properties, and the counts
+// are the flush's: `*num_input_entries` counts each memtable range tombstone
+// once, however many pieces it was clipped into. The extra pieces are
+// reported to the SstFileManager here (the flush's caller reports `*meta`).
+// On failure no piece is left on disk and `*meta` has file size 0.
+Status VlsmWriteSplitFlush(
+    const std::vector<std::string>& split_keys, InternalIterator* memtables,
+    std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> range_dels,
+    const VlsmFlushPieceEnv& env, const VlsmBuildFlushPiece& build_piece,
+    FileMetaData* meta, std::vector<FileMetaData>* more_pieces,
+    TableProperties* props, uint64_t* num_input_entries,
+    uint64_t* memtable_payload_bytes, uint64_t* memtable_garbage_bytes);
+
+// Adds the pieces after the first to the flush's version edit, as the flush
+// adds the first.
+void VlsmAddMoreFlushPieces(const std::vector<FileMetaData>& more_pieces,
+                            VersionEdit* edit);
+
+// The bytes the pieces after the first hold.
+uint64_t VlsmFlushPiecesBytes(const std::vector<FileMetaData>& more_pieces);
+
+}  // namespace ROCKSDB_NAMESPACE

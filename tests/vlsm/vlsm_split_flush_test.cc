@@ -1,0 +1,259 @@
+// Split flushes of the ranged L0 layout (db/vlsm_flush_split.h, issue 20
+// item 1) on a real DB with tiny sizes: a flush becomes several L0 files cut
+// at guards, which share the flush's epoch and do not overlap; range
+// deletions are clipped at the cuts; the data is the model's before and after
+// the pieces are compacted and after a reopen; and a flush whose third piece
+// fails installs nothing and leaves no piece on disk.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
+#include "rocksdb/listener.h"
+#include "tests/test_dir.h"
+#include "tests/vlsm/vlsm_db_test_util.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+using namespace vlsm_test;  // NOLINT: the shared real-DB test kit
+
+std::string TestDir(const std::string& name) {
+  return TestPath("vlsm_split_flush_test", name);
+}
+
+// The table files each flush job wrote, by job id (successful, non-empty).
+class FlushFiles : public EventListener {
+ public:
+  void OnTableFileCreated(const TableFileCreationInfo& info) override {
+    if (info.reason != TableFileCreationReason::kFlush || !info.status.ok() ||
+        info.file_size == 0) {
+      return;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    by_job_[info.job_id].push_back(info.file_path);
+  }
+  std::map<int, std::vector<std::string>> Take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::exchange(by_job_, {});
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<int, std::vector<std::string>> by_job_;
+};
+
+// Fails the n-th table file opened for writing once armed, as a device
+// error would.
+class FailNthTableFile : public FileSystemWrapper {
+ public:
+  explicit FailNthTableFile(const std::shared_ptr<FileSystem>& base)
+      : FileSystemWrapper(base) {}
+  const char* Name() const override { return "FailNthTableFile"; }
+  void Arm(int n) {
+    opened_ = 0;
+    fail_at_ = n;
+  }
+  void Disarm() { fail_at_ = 0; }
+  IOStatus NewWritableFile(const std::string& name, const FileOptions& options,
+                           std::unique_ptr<FSWritableFile>* file,
+                           IODebugContext* dbg) override {
+    const bool table = name.size() > 4 && name.substr(name.size() - 4) == ".sst";
+    if (table && fail_at_ > 0 && ++opened_ == fail_at_) {
+      // Retryable, as a transient device error is: RocksDB then retries
+      // the flush itself (a non-retryable one stops the DB for good).
+      IOStatus error = IOStatus::IOError("injected: table file " + name);
+      error.SetRetryable(true);
+      return error;
+    }
+    return FileSystemWrapper::NewWritableFile(name, options, file, dbg);
+  }
+
+ private:
+  std::atomic<int> fail_at_{0};
+  std::atomic<int> opened_{0};
+};
+
+std::string Key(uint64_t i) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "k%010llu", static_cast<unsigned long long>(i));
+  return buf;
+}
+
+Options RangedOptions(std::shared_ptr<EventListener> listener) {
+  Options o = VlsmTestOptions(listener);
+  o.compaction_pri = kVlsmRanged;
+  o.level0_file_num_compaction_trigger = 4;
+  o.force_consistency_checks = true;
+  return o;
+}
+
+// Random work until L1 has files to take guards from; then L0 compacted
+// empty (a depth trigger of 1), so that what the workload's timing left in
+// L0 does not decide where the next flushes are cut; then compactions held.
+void GrowL1(DB* db, Model* model) {
+  Workload(31).Run(db, model, 20000);
+  ASSERT_TRUE(db->SetOptions({{"level0_file_num_compaction_trigger", "1"}}).ok());
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ASSERT_EQ(FilesPerLevel(db)[0], 0);
+  ASSERT_GE(FilesPerLevel(db)[1], 4) << "too few L1 files to cut at";
+  ASSERT_TRUE(db->SetOptions({{"level0_file_num_compaction_trigger", "4"},
+                              {"disable_auto_compactions", "true"}})
+                  .ok());
+}
+
+// One memtable's worth of puts over the whole key space and a range deletion
+// across its middle (crossing several guards).
+void WriteAcrossTheKeys(DB* db, Model* model, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 200; ++i) {
+    const std::string k = Key(rng() % 200000);
+    const std::string v = std::to_string(seed) + std::string(100, 'w');
+    ASSERT_TRUE(db->Put(WriteOptions(), k, v).ok());
+    (*model)[k] = v;
+  }
+  const std::string lo = Key(60000 + seed);
+  const std::string hi = Key(140000 + seed);
+  ASSERT_TRUE(
+      db->DeleteRange(WriteOptions(), db->DefaultColumnFamily(), lo, hi).ok());
+  model->erase(model->lower_bound(lo), model->lower_bound(hi));
+}
+
+std::vector<LiveFileMetaData> L0Files(DB* db) {
+  std::vector<LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  std::vector<LiveFileMetaData> l0;
+  for (const LiveFileMetaData& f : live) {
+    if (f.level == 0) {
+      l0.push_back(f);
+    }
+  }
+  return l0;
+}
+
+TEST(VlsmSplitFlushTest, PiecesShareTheFlushEpochAndTileTheKeys) {
+  const std::string path = TestDir("tile");
+  auto flushes = std::make_shared<FlushFiles>();
+  const Options options = RangedOptions(flushes);
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  GrowL1(db.get(), &model);
+  flushes->Take();
+
+  WriteAcrossTheKeys(db.get(), &model, 1);
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  const auto jobs = flushes->Take();
+  ASSERT_EQ(jobs.size(), 1u) << "one flush job";
+  const size_t pieces = jobs.begin()->second.size();
+  EXPECT_GE(pieces, 3u) << "cut at L1's boundaries";
+
+  // The pieces are the L0 files of the newest epoch: as many as the flush
+  // wrote, in key order without overlap (a piece cut inside the deletion
+  // ends at the guard's sentinel, which the next piece may start at).
+  std::vector<LiveFileMetaData> l0 = L0Files(db.get());
+  ASSERT_FALSE(l0.empty());
+  uint64_t newest = 0;
+  for (const LiveFileMetaData& f : l0) newest = std::max(newest, f.epoch_number);
+  std::vector<LiveFileMetaData> same_epoch;
+  for (const LiveFileMetaData& f : l0) {
+    if (f.epoch_number == newest) same_epoch.push_back(f);
+  }
+  EXPECT_EQ(same_epoch.size(), pieces);
+  std::sort(same_epoch.begin(), same_epoch.end(),
+            [](const LiveFileMetaData& a, const LiveFileMetaData& b) {
+              return a.smallestkey < b.smallestkey;
+            });
+  for (size_t i = 1; i < same_epoch.size(); ++i) {
+    EXPECT_LE(same_epoch[i - 1].largestkey, same_epoch[i].smallestkey)
+        << "pieces " << same_epoch[i - 1].name << " and " << same_epoch[i].name;
+  }
+  ExpectEqualsModel(db.get(), model, nullptr, "split flush in L0");
+
+  // More split flushes, then the ranged steps compact them.
+  for (uint32_t seed = 2; seed <= 6; ++seed) {
+    WriteAcrossTheKeys(db.get(), &model, seed);
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  }
+  ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "false"}}).ok());
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ExpectEqualsModel(db.get(), model, nullptr, "after ranged steps");
+  ASSERT_TRUE(db->VerifyChecksum().ok());
+  db.reset();
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+  db.reset(raw);
+  ExpectEqualsModel(db.get(), model, nullptr, "reopened");
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
+// A flush installs all its pieces or none. The third piece's file cannot be
+// created: the flush fails, L0 is as it was, the two pieces already written
+// are gone from disk, and after Resume the same data flushes and reads back.
+TEST(VlsmSplitFlushTest, AFailedPieceInstallsNothingAndLeavesNoFile) {
+  const std::string path = TestDir("fail");
+  auto fs = std::make_shared<FailNthTableFile>(FileSystem::Default());
+  std::unique_ptr<Env> env = NewCompositeEnv(fs);
+  auto flushes = std::make_shared<FlushFiles>();
+  Options options = RangedOptions(flushes);
+  options.env = env.get();
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  GrowL1(db.get(), &model);
+  flushes->Take();
+  WriteAcrossTheKeys(db.get(), &model, 1);
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  const auto first = flushes->Take();
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_GE(first.begin()->second.size(), 3u)
+      << "the same guards cut the next flush into at least three pieces";
+  const std::vector<LiveFileMetaData> l0_before = L0Files(db.get());
+
+  WriteAcrossTheKeys(db.get(), &model, 2);
+  fs->Arm(3);
+  const Status failed = db->Flush(FlushOptions());
+  fs->Disarm();
+  EXPECT_FALSE(failed.ok());
+  EXPECT_NE(failed.ToString().find("injected"), std::string::npos)
+      << failed.ToString();
+
+  std::set<std::string> before_names;
+  for (const auto& f : l0_before) before_names.insert(f.name);
+  std::set<std::string> after_names;
+  for (const auto& f : L0Files(db.get())) after_names.insert(f.name);
+  EXPECT_EQ(after_names, before_names) << "nothing of the failed flush installed";
+  const auto written = flushes->Take();
+  ASSERT_EQ(written.size(), 1u);
+  EXPECT_EQ(written.begin()->second.size(), 2u) << "two pieces written first";
+  for (const std::string& piece : written.begin()->second) {
+    EXPECT_TRUE(env->FileExists(piece).IsNotFound()) << piece << " left behind";
+  }
+
+  // RocksDB's own recovery retries the flush; wait for it.
+  Status resumed = db->Resume();
+  for (int i = 0; i < 100 && !resumed.ok(); ++i) {
+    env->SleepForMicroseconds(100 * 1000);
+    resumed = db->Resume();
+  }
+  ASSERT_TRUE(resumed.ok()) << resumed.ToString();
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  EXPECT_GT(L0Files(db.get()).size(), l0_before.size());
+  ExpectEqualsModel(db.get(), model, nullptr, "after the retried flush");
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE
