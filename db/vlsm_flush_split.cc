@@ -14,6 +14,7 @@
 #include "file/sst_file_manager_impl.h"
 #include "options/cf_options.h"
 #include "rocksdb/file_system.h"
+#include "rocksdb/listener.h"
 #include "util/vector_iterator.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -58,13 +59,19 @@ struct Fragment {
   SequenceNumber seq;
 };
 
+// What BuildTable counts as its input tombstones: their number and payload.
+struct TombstoneInput {
+  uint64_t count = 0;
+  uint64_t payload_bytes = 0;
+};
+
 // The fragments of one piece, [lower, upper) (a null bound is open), as the
 // iterator BuildTable takes; null when none falls in the piece. Adds to
-// `*fed` the tombstones it was given, which BuildTable counts as input.
+// `*fed` what BuildTable will count of them as input.
 std::unique_ptr<FragmentedRangeTombstoneIterator> ClippedTombstones(
     const std::vector<Fragment>& fragments, const std::string* lower,
     const std::string* upper, const InternalKeyComparator& icmp,
-    uint64_t* fed) {
+    TombstoneInput* fed) {
   const Comparator* ucmp = icmp.user_comparator();
   std::vector<std::string> keys;
   std::vector<std::string> values;
@@ -90,7 +97,8 @@ std::unique_ptr<FragmentedRangeTombstoneIterator> ClippedTombstones(
       std::make_unique<VectorIterator>(std::move(keys), std::move(values),
                                        &icmp),
       icmp);
-  *fed += list->num_unfragmented_tombstones();
+  fed->count += list->num_unfragmented_tombstones();
+  fed->payload_bytes += list->total_tombstone_payload_bytes();
   return std::make_unique<FragmentedRangeTombstoneIterator>(
       list, icmp, kMaxSequenceNumber);
 }
@@ -126,9 +134,10 @@ Status VlsmWriteSplitFlush(
   // Every piece gets the memtables' range deletions clipped to its bounds;
   // the flush's input count holds each memtable tombstone once.
   std::vector<Fragment> fragments;
-  uint64_t memtable_tombstones = 0;
+  TombstoneInput memtable_tombstones;
   for (auto& it : range_dels) {
-    memtable_tombstones += it->num_unfragmented_tombstones();
+    memtable_tombstones.count += it->num_unfragmented_tombstones();
+    memtable_tombstones.payload_bytes += it->total_tombstone_payload_bytes();
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       fragments.push_back(
           {it->start_key().ToString(), it->end_key().ToString(), it->seq()});
@@ -139,7 +148,7 @@ Status VlsmWriteSplitFlush(
   const FileMetaData blank = *meta;  // epoch, times, temperature; no keys yet
   std::vector<FileMetaData> written;
   TableProperties sum;
-  uint64_t tombstones_given = 0;
+  TombstoneInput tombstones_given;
   Status s;
   for (size_t i = 0; i <= split_keys.size() && s.ok(); ++i) {
     const std::string* lower = i == 0 ? nullptr : &split_keys[i - 1];
@@ -165,7 +174,7 @@ Status VlsmWriteSplitFlush(
     ClippingIterator piece_iter(memtables, lower ? &lower_slice : nullptr,
                                 upper ? &upper_slice : nullptr, &icmp);
     std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> piece_dels;
-    uint64_t given = 0;
+    TombstoneInput given;
     if (auto dels =
             ClippedTombstones(fragments, lower, upper, icmp, &given)) {
       piece_dels.push_back(std::move(dels));
@@ -191,7 +200,8 @@ Status VlsmWriteSplitFlush(
     if (!s.ok()) {
       break;  // BuildTable removed this piece's file itself
     }
-    tombstones_given += given;
+    tombstones_given.count += given.count;
+    tombstones_given.payload_bytes += given.payload_bytes;
     *num_input_entries += entries;
     *memtable_payload_bytes += payload;
     *memtable_garbage_bytes += garbage;
@@ -213,8 +223,17 @@ Status VlsmWriteSplitFlush(
     return s;
   }
   // BuildTable counted the clipped tombstones it was given; the flush's
-  // input is the memtables' own tombstones, once each.
-  *num_input_entries = *num_input_entries - tombstones_given + memtable_tombstones;
+  // input is the memtables' own tombstones, once each. (Garbage is payload
+  // less what was written, so it moves with the payload.)
+  *num_input_entries =
+      *num_input_entries - tombstones_given.count + memtable_tombstones.count;
+  if (*memtable_payload_bytes >= tombstones_given.payload_bytes &&
+      *memtable_garbage_bytes >= tombstones_given.payload_bytes) {
+    *memtable_payload_bytes += memtable_tombstones.payload_bytes -
+                               tombstones_given.payload_bytes;
+    *memtable_garbage_bytes += memtable_tombstones.payload_bytes -
+                               tombstones_given.payload_bytes;
+  }
 
   if (written.empty()) {
     meta->fd.file_size = 0;
@@ -246,6 +265,14 @@ void VlsmAddMoreFlushPieces(const std::vector<FileMetaData>& more_pieces,
                   m.file_checksum_func_name, m.unique_id,
                   m.compensated_range_deletion_size, m.tail_size,
                   m.user_defined_timestamps_persisted);
+  }
+}
+
+void VlsmWidenFlushJobInfo(const std::vector<FileMetaData>& more_pieces,
+                           FlushJobInfo* info) {
+  for (const FileMetaData& m : more_pieces) {
+    info->smallest_seqno = std::min(info->smallest_seqno, m.fd.smallest_seqno);
+    info->largest_seqno = std::max(info->largest_seqno, m.fd.largest_seqno);
   }
 }
 

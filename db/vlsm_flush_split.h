@@ -57,6 +57,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 class FileSystem;
+struct FlushJobInfo;
 class FragmentedRangeTombstoneIterator;
 class ReadOnlyMemTable;
 class InternalKeyComparator;
@@ -103,10 +104,14 @@ struct VlsmFlushPieceEnv {
 // first, a file number of its own. On success `*meta` is the first non-empty
 // piece (file size 0 if every piece came out empty) and `*more_pieces` the
 // rest, in key order; `*props` sums their table properties, and the counts
-// are the flush's: `*num_input_entries` counts each memtable range tombstone
-// once, however many pieces it was clipped into. The extra pieces are
-// reported to the SstFileManager here (the flush's caller reports `*meta`).
-// On failure no piece is left on disk and `*meta` has file size 0.
+// are the flush's: `*num_input_entries` and the payload and garbage bytes
+// count each memtable range tombstone once, however many pieces it was
+// clipped into. The extra pieces are reported to the SstFileManager here,
+// when written (the flush's caller reports `*meta` once installed; if the
+// flush then fails, the obsolete-file purge deletes the pieces and untracks
+// them). If this function fails it leaves no piece on disk and `*meta` has
+// file size 0; a failure later in the flush leaves the pieces to that purge,
+// as stock leaves its one file.
 Status VlsmWriteSplitFlush(
     const std::vector<std::string>& split_keys, InternalIterator* memtables,
     std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> range_dels,
@@ -122,5 +127,10 @@ void VlsmAddMoreFlushPieces(const std::vector<FileMetaData>& more_pieces,
 
 // The bytes the pieces after the first hold.
 uint64_t VlsmFlushPiecesBytes(const std::vector<FileMetaData>& more_pieces);
+
+// Widens the flush's sequence numbers in `info` (made from the first piece)
+// to cover the pieces after it, so that OnFlushCompleted reports the flush.
+void VlsmWidenFlushJobInfo(const std::vector<FileMetaData>& more_pieces,
+                           FlushJobInfo* info);
 
 }  // namespace ROCKSDB_NAMESPACE

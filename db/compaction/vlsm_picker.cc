@@ -193,6 +193,26 @@ bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
 
 namespace {
 
+// An L0 file that is not in `taken` but shares an epoch with one that is;
+// null if none. (Epoch 0 is unknown, as in DBs from before epochs.)
+const FileMetaData* L0FileOfATakenEpochLeftBehind(
+    const std::vector<FileMetaData*>& taken,
+    const std::vector<FileMetaData*>& l0) {
+  const std::unordered_set<const FileMetaData*> in(taken.begin(), taken.end());
+  std::unordered_set<uint64_t> epochs;
+  for (const FileMetaData* f : taken) {
+    if (f->epoch_number != kUnknownEpochNumber) {
+      epochs.insert(f->epoch_number);
+    }
+  }
+  for (const FileMetaData* f : l0) {
+    if (in.count(f) == 0 && epochs.count(f->epoch_number) != 0) {
+      return f;
+    }
+  }
+  return nullptr;
+}
+
 std::string FileNumbers(const std::vector<FileMetaData*>& files) {
   std::string out;
   for (const FileMetaData* f : files) {
@@ -208,11 +228,6 @@ Status VlsmCheckL0Order(CompactionPri pri,
                         int output_level,
                         const std::vector<FileMetaData*>& l0_newest_first,
                         bool automatic, const Comparator* ucmp) {
-  if (!IsVlsmCompactionPri(pri)) {
-    return Status::OK();
-  }
-  // Named only when a rule is broken: this runs at every registration.
-  auto rule = [pri] { return "compaction_pri=" + CompactionPriName(pri); };
   const CompactionInputFiles* l0_inputs = nullptr;
   for (const CompactionInputFiles& in : inputs) {
     if (in.level == 0 && !in.empty()) {
@@ -225,6 +240,22 @@ Status VlsmCheckL0Order(CompactionPri pri,
   auto taken = [l0_inputs] {
     return "L0 file(s) " + FileNumbers(l0_inputs->files);
   };
+  if (output_level == 0) {
+    const FileMetaData* left = L0FileOfATakenEpochLeftBehind(
+        l0_inputs->files, l0_newest_first);
+    if (left != nullptr) {
+      return Status::InvalidArgument(
+          "a compaction into L0 takes " + taken() + " but not L0 file #" +
+          std::to_string(left->fd.GetNumber()) + " of the same epoch (" +
+          std::to_string(left->epoch_number) +
+          "; the pieces of one split flush): take all of them or none");
+    }
+  }
+  if (!IsVlsmCompactionPri(pri)) {
+    return Status::OK();
+  }
+  // Named only when a rule is broken: this runs at every registration.
+  auto rule = [pri] { return "compaction_pri=" + CompactionPriName(pri); };
   if (output_level == 0) {
     return Status::InvalidArgument(
         rule() + " never compacts L0 into L0 (" + taken() +
@@ -288,7 +319,8 @@ bool VlsmAdmitCompaction(Compaction* c, Logger* logger) {
     return true;
   }
   ROCKS_LOG_ERROR(logger, "Refused compaction: %s", order.ToString().c_str());
-  assert(order.ok());
+  // Only the vLSM layouts' picks keep every rule by construction.
+  assert(!IsVlsmCompactionPri(c->mutable_cf_options()->compaction_pri));
   c->MarkFilesBeingCompacted(false);
   return false;
 }

@@ -136,9 +136,15 @@ bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
 //  - any compaction that takes an L0 file takes every older L0 file whose key
 //    range overlaps it (CompactRange does; CompactFiles adds every older L0
 //    file, as upstream does for every compaction_pri).
+// And under every compaction_pri (a column family may switch away from
+// kVlsmRanged with split flushes in L0): a compaction into L0 takes all the
+// L0 files of an epoch it takes one of. The pieces of one split flush share
+// its epoch, and L0 -> L0 output takes its inputs' smallest epoch: with some
+// of a flush's pieces left behind it would overlap them at the same epoch,
+// which VersionBuilder rejects as corruption.
 // l0_newest_first is the version's L0, as a VersionStorageInfo keeps it.
-// InvalidArgument naming the files when the rule is broken; OK for other
-// compaction_pri values and for compactions without L0 inputs.
+// InvalidArgument naming the files when a rule is broken; OK for
+// compactions without L0 inputs.
 Status VlsmCheckL0Order(CompactionPri pri,
                         const std::vector<CompactionInputFiles>& inputs,
                         int output_level,
@@ -151,10 +157,12 @@ Status VlsmCheckL0Order(CompactionPri pri,
 Status VlsmCheckL0Order(const Compaction& c);
 
 // CompactionPicker::RegisterCompaction's admission of c (patch 0008): true if
-// c keeps the L0 order rule (VlsmCheckL0Order). Automatic picks keep it by
-// construction and CompactFiles checks it first, so a refusal is a bug: an
-// assertion in debug builds; in release builds the refusal is logged to
-// `logger`, c's files are released, and false tells the caller to drop c.
+// c keeps the L0 order rule (VlsmCheckL0Order). The vLSM layouts' automatic
+// picks keep it by construction and CompactFiles checks it first, so under
+// them a refusal is a bug: an assertion in debug builds. Stock intra-L0 picks
+// may break the epoch rule after a switch away from kVlsmRanged: refused, they
+// wait until L0 -> L1 has taken the flush's pieces. Every refusal is logged
+// to `logger`, c's files are released, and false tells the caller to drop c.
 bool VlsmAdmitCompaction(Compaction* c, Logger* logger);
 
 // The order in which L1 -> L2 considers L1 files (indexes into l1_files):

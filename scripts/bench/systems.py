@@ -87,6 +87,18 @@ SYSTEMS = {
     # L0 compacts a key range once it is 8 flushes deep (8 x 8 MiB, about
     # L1's 64 MiB); flushes are split at L1's boundaries.
     "vlsm-ranged": (("8M", 8, 32, "ranged"), {"max_write_buffer_number": "16"}),
+    # The ranged layout RocksDB-shaped (issue 20, item 4b): RocksDB's level
+    # sizes (L1 256 MiB, f 8 at every level, so Phi = f) with 8 MiB files
+    # everywhere, and L0 holding about L1's bytes per range before a step
+    # (depth 32 x ~7 MiB flushes), so a step costs about what RocksDB's
+    # tiered L0 does while taking one range. Stalls at 68 and 84 memtables'
+    # worth of L0 (2 x depth + 4, + 16, as ConfigureVlsm sets them).
+    "vlsm-ranged-rs": (("8M", 8, 8, "ranged"),
+                       {"max_write_buffer_number": "16",
+                        "max_bytes_for_level_base": "256M",
+                        "level0_file_num_compaction_trigger": "32",
+                        "level0_slowdown_writes_trigger": "68",
+                        "level0_stop_writes_trigger": "84"}),
 }
 
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}

@@ -16,8 +16,8 @@ import sys
 import unittest
 
 ROOT = WORK = DB_BENCH = YCSB = None
-COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "vlsm", "vlsm-ranged")
-PRIORITY = {"vlsm": "kVlsm", "vlsm-ranged": "kVlsmRanged"}
+COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "vlsm", "vlsm-ranged", "vlsm-ranged-rs")
+PRIORITY = {"vlsm": "kVlsm", "vlsm-ranged": "kVlsmRanged", "vlsm-ranged-rs": "kVlsmRanged"}
 
 # Fields each tool sets for itself, not part of a system: where its files
 # and logs go, its statistics, listeners and plug-ins (the table factory's
@@ -105,7 +105,8 @@ class Systems(unittest.TestCase):
                 p = render(tool, name)
                 self.assertEqual(p.returncode, 2, p.stderr)
                 self.assertIn(f"unknown system '{name}' (one of: rocksdb rocksdb-io vlsm "
-                              "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged)",
+                              "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged "
+                              "vlsm-ranged-rs)",
                               p.stderr)
                 self.assertEqual(p.stdout, "")
 

@@ -503,31 +503,31 @@ TEST_P(RangedPickTest, SplitFlushesCompactOneRangeAtTheDepthTrigger) {
 // With sequential keys every flush lands beside the last: depth stays 1 while
 // L0's bytes grow. At the slowdown trigger (counted in memtables' worth of
 // L0 bytes in this layout) L0 must compact, or writes would slow down with
-// no L0 step scheduled to end it.
-TEST_P(RangedPickTest, L0WaitsBelowTheSlowdownBytesAtDepthOne) {
-  mutable_cf_options_.level0_file_num_compaction_trigger = 4;
-  mutable_cf_options_.level0_slowdown_writes_trigger = 6;
-  mutable_cf_options_.write_buffer_size = kMiB;
-  const char* keys[] = {"k1", "k2", "k3", "k4", "k5", "k6"};
-  for (int i = 4; i >= 0; --i) {  // newest first
-    AddL0(100 + i, keys[i], keys[i], 1 + i, kMiB);
+// no L0 step scheduled to end it. `files` flushes of 1 MiB side by side,
+// slowdown at 6 memtables of 1 MiB, depth trigger 4.
+class SequentialFlushesTest : public RangedPickTest {
+ public:
+  void AddSequentialFlushes(int files) {
+    mutable_cf_options_.level0_file_num_compaction_trigger = 4;
+    mutable_cf_options_.level0_slowdown_writes_trigger = 6;
+    mutable_cf_options_.write_buffer_size = kMiB;
+    const char* keys[] = {"k1", "k2", "k3", "k4", "k5", "k6"};
+    for (int i = files - 1; i >= 0; --i) {  // newest first
+      AddL0(100 + i, keys[i], keys[i], 1 + i, kMiB);
+    }
+    AddL1Thirds();
+    Finalize();
   }
-  AddL1Thirds();
-  Finalize();
+};
+
+TEST_P(SequentialFlushesTest, L0WaitsBelowTheSlowdownBytesAtDepthOne) {
+  AddSequentialFlushes(5);
   EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 5);
-  EXPECT_EQ(Pick(), nullptr) << "5 memtables' worth, slowdown at 6";
+  EXPECT_EQ(Pick(), nullptr);
 }
 
-TEST_P(RangedPickTest, L0CompactsAtTheSlowdownBytesEvenAtDepthOne) {
-  mutable_cf_options_.level0_file_num_compaction_trigger = 4;
-  mutable_cf_options_.level0_slowdown_writes_trigger = 6;
-  mutable_cf_options_.write_buffer_size = kMiB;
-  const char* keys[] = {"k1", "k2", "k3", "k4", "k5", "k6"};
-  for (int i = 5; i >= 0; --i) {
-    AddL0(100 + i, keys[i], keys[i], 1 + i, kMiB);
-  }
-  AddL1Thirds();
-  Finalize();
+TEST_P(SequentialFlushesTest, L0CompactsAtTheSlowdownBytesEvenAtDepthOne) {
+  AddSequentialFlushes(6);
   EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 6);
   std::unique_ptr<Compaction> c = Pick();
   ASSERT_NE(c, nullptr);
@@ -606,7 +606,44 @@ TEST_P(RangedPickTest, L0OrderRuleForRangedPicks) {
       << s.ToString();
 }
 
+// After a switch away from kVlsmRanged, stock picking may compact L0 into L0
+// (intra-L0). Its output takes the smallest input epoch: with one piece of a
+// split flush taken and another left behind, the output would overlap the
+// left one at the same epoch, which VersionBuilder rejects as corruption. So
+// under every compaction_pri a compaction into L0 takes a flush's pieces all
+// or none.
+TEST_P(RangedPickTest, IntoL0TakesAllPiecesOfAFlushOrNone) {
+  AddL0(32, "m", "z", 3);  // flush 3, two pieces
+  AddL0(31, "a", "l", 3);
+  AddL0(20, "a", "z", 2);  // flush 2, whole
+  AddL1Thirds();
+  Finalize();
+  const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
+  auto check = [&](std::vector<uint64_t> numbers) {
+    return VlsmCheckL0Order(kMinOverlappingRatio, {L0Numbered(numbers)},
+                            /*output_level=*/0, l0, /*automatic=*/true,
+                            BytewiseComparator());
+  };
+  EXPECT_TRUE(check({32, 31, 20}).ok());
+  EXPECT_TRUE(check({20}).ok());
+  const Status s = check({32, 20});
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("a compaction into L0 takes L0 file(s) #32, #20 "
+                              "but not L0 file #31 of the same epoch (3"),
+            std::string::npos)
+      << s.ToString();
+  // Into L1 the stock priorities keep their own rules.
+  EXPECT_TRUE(VlsmCheckL0Order(kMinOverlappingRatio, {L0Numbered({32, 20})}, 1,
+                               l0, true, BytewiseComparator())
+                  .ok());
+}
+
 INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsmRanged),
+                        [](const testing::TestParamInfo<CompactionPri>&) {
+                          return "VlsmRanged";
+                        });
+INSTANTIATE_TEST_CASE_P(Ranged, SequentialFlushesTest,
+                        testing::Values(kVlsmRanged),
                         [](const testing::TestParamInfo<CompactionPri>&) {
                           return "VlsmRanged";
                         });

@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -32,9 +33,18 @@ std::string TestDir(const std::string& name) {
   return TestPath("vlsm_split_flush_test", name);
 }
 
-// The table files each flush job wrote, by job id (successful, non-empty).
+// The table files each flush job wrote, by job id (successful, non-empty),
+// and the sequence numbers the last completed flush reported.
 class FlushFiles : public EventListener {
  public:
+  void OnFlushCompleted(DB*, const FlushJobInfo& info) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    last_seqnos_ = {info.smallest_seqno, info.largest_seqno};
+  }
+  std::pair<SequenceNumber, SequenceNumber> LastFlushSeqnos() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return last_seqnos_;
+  }
   void OnTableFileCreated(const TableFileCreationInfo& info) override {
     if (info.reason != TableFileCreationReason::kFlush || !info.status.ok() ||
         info.file_size == 0) {
@@ -51,6 +61,7 @@ class FlushFiles : public EventListener {
  private:
   std::mutex mu_;
   std::map<int, std::vector<std::string>> by_job_;
+  std::pair<SequenceNumber, SequenceNumber> last_seqnos_{0, 0};
 };
 
 // Fails the n-th table file opened for writing once armed, as a device
@@ -129,6 +140,19 @@ void WriteAcrossTheKeys(DB* db, Model* model, uint32_t seed) {
   model->erase(model->lower_bound(lo), model->lower_bound(hi));
 }
 
+// Grows L1, then writes one memtable across the keys and flushes it: the
+// files that flush wrote (one flush job).
+std::vector<std::string> GrowL1AndFlushAcrossIt(DB* db, Model* model,
+                                                FlushFiles* flushes) {
+  GrowL1(db, model);
+  flushes->Take();
+  WriteAcrossTheKeys(db, model, 1);
+  EXPECT_TRUE(db->Flush(FlushOptions()).ok());
+  const auto jobs = flushes->Take();
+  EXPECT_EQ(jobs.size(), 1u) << "one flush job";
+  return jobs.empty() ? std::vector<std::string>{} : jobs.begin()->second;
+}
+
 std::vector<LiveFileMetaData> L0Files(DB* db) {
   std::vector<LiveFileMetaData> live;
   db->GetLiveFilesMetaData(&live);
@@ -148,14 +172,8 @@ TEST(VlsmSplitFlushTest, PiecesShareTheFlushEpochAndTileTheKeys) {
   std::unique_ptr<DB> db = OpenFreshDb(options, path);
   ASSERT_NE(db, nullptr);
   Model model;
-  GrowL1(db.get(), &model);
-  flushes->Take();
-
-  WriteAcrossTheKeys(db.get(), &model, 1);
-  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
-  const auto jobs = flushes->Take();
-  ASSERT_EQ(jobs.size(), 1u) << "one flush job";
-  const size_t pieces = jobs.begin()->second.size();
+  const size_t pieces =
+      GrowL1AndFlushAcrossIt(db.get(), &model, flushes.get()).size();
   EXPECT_GE(pieces, 3u) << "cut at L1's boundaries";
 
   // The pieces are the L0 files of the newest epoch: as many as the flush
@@ -174,10 +192,20 @@ TEST(VlsmSplitFlushTest, PiecesShareTheFlushEpochAndTileTheKeys) {
             [](const LiveFileMetaData& a, const LiveFileMetaData& b) {
               return a.smallestkey < b.smallestkey;
             });
-  for (size_t i = 1; i < same_epoch.size(); ++i) {
-    EXPECT_LE(same_epoch[i - 1].largestkey, same_epoch[i].smallestkey)
-        << "pieces " << same_epoch[i - 1].name << " and " << same_epoch[i].name;
+  SequenceNumber smallest_seqno = kMaxSequenceNumber;
+  SequenceNumber largest_seqno = 0;
+  for (size_t i = 0; i < same_epoch.size(); ++i) {
+    smallest_seqno = std::min(smallest_seqno, same_epoch[i].smallest_seqno);
+    largest_seqno = std::max(largest_seqno, same_epoch[i].largest_seqno);
+    if (i > 0) {
+      EXPECT_LE(same_epoch[i - 1].largestkey, same_epoch[i].smallestkey)
+          << "pieces " << same_epoch[i - 1].name << " and "
+          << same_epoch[i].name;
+    }
   }
+  // OnFlushCompleted reports the flush's sequence numbers, not one piece's.
+  EXPECT_EQ(flushes->LastFlushSeqnos(),
+            std::make_pair(smallest_seqno, largest_seqno));
   ExpectEqualsModel(db.get(), model, nullptr, "split flush in L0");
 
   // More split flushes, then the ranged steps compact them.
@@ -211,13 +239,7 @@ TEST(VlsmSplitFlushTest, AFailedPieceInstallsNothingAndLeavesNoFile) {
   std::unique_ptr<DB> db = OpenFreshDb(options, path);
   ASSERT_NE(db, nullptr);
   Model model;
-  GrowL1(db.get(), &model);
-  flushes->Take();
-  WriteAcrossTheKeys(db.get(), &model, 1);
-  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
-  const auto first = flushes->Take();
-  ASSERT_EQ(first.size(), 1u);
-  ASSERT_GE(first.begin()->second.size(), 3u)
+  ASSERT_GE(GrowL1AndFlushAcrossIt(db.get(), &model, flushes.get()).size(), 3u)
       << "the same guards cut the next flush into at least three pieces";
   const std::vector<LiveFileMetaData> l0_before = L0Files(db.get());
 
