@@ -209,10 +209,13 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
     return false;
   };
 
-  // The candidate cuts, ascending and distinct.
+  // The candidate cuts, ascending and distinct. A run's first key is a
+  // guard L0 already holds: kept (below), whatever the weights say.
   std::vector<Slice> candidates;
+  std::vector<Slice> guards;
   for (const L0Span& r : runs) {
     candidates.push_back(r.smallest);
+    guards.push_back(r.smallest);
   }
   for (size_t i = 1; i < l1.size(); ++i) {
     if (!inside_a_run(l1[i].smallest)) {
@@ -225,6 +228,9 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                                  return !less(a, b) && !less(b, a);
                                }),
                    candidates.end());
+  auto is_guard = [&](const Slice& key) {
+    return std::binary_search(guards.begin(), guards.end(), key, less);
+  };
 
   // Where the flush's bytes are expected: interval j holds the keys in
   // [candidates[j-1], candidates[j]); every L1 file and L0 run weighs its
@@ -249,20 +255,29 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
     return {};
   }
 
-  // Thin from the left: cut once the piece so far and everything after the
-  // cut are each expected to reach the smallest piece allowed. Each piece
-  // then holds at least total / max_pieces: at most max_pieces pieces.
+  // Cut at every guard L0 holds (once some data is expected below it):
+  // dropping one would merge L0's ranges for good, since the next flush's
+  // piece would overlap both and later flushes could then only cut around
+  // that wider run; the ranges would coarsen flush by flush. Between
+  // guards, thin the new cuts from L1 from the left: cut once the piece so
+  // far and everything after the cut are each expected to reach the smallest
+  // piece allowed, so the new cuts make at most max_pieces pieces.
   const double smallest_piece =
       std::max(total / static_cast<double>(limits.max_pieces),
                total * static_cast<double>(limits.min_piece_bytes) /
                    static_cast<double>(limits.flush_bytes));
+  // More runs than a flush may have pieces (no flush cut them so: a guard
+  // set that grew in L0's gaps over time): then the guards thin too.
+  const bool keep_guards = runs.size() <= limits.max_pieces;
   std::vector<std::string> keys;
   double piece = 0;
   double consumed = 0;
   for (size_t j = 0; j < candidates.size(); ++j) {
     piece += weight[j];
     consumed += weight[j];
-    if (piece >= smallest_piece && total - consumed >= smallest_piece) {
+    const bool keep_guard = keep_guards && is_guard(candidates[j]) && piece > 0;
+    if (keep_guard ||
+        (piece >= smallest_piece && total - consumed >= smallest_piece)) {
       keys.push_back(candidates[j].ToString());
       piece = 0;
     }

@@ -130,10 +130,15 @@ struct FlushSplitLimits {
 // Files being compacted (busy) are ignored: they are leaving L0, and if a
 // whole flush being compacted blocked the cuts, every flush written meanwhile
 // would be whole too, and the layout would never split again.
-// Then the candidates are thinned from the left so that every piece is
+// The first key of every L0 run is always cut (once some data is expected
+// below it): L0's guards are kept, or the ranges would coarsen flush by
+// flush, each flush's wider piece merging L0's runs for the next. The cuts
+// from L1 are thinned from the left so that every piece they make is
 // expected to hold at least max(flush_bytes / max_pieces, min_piece_bytes),
-// expecting the flush's keys to spread as L1's and L0's bytes do. With an
-// empty L1 there is nothing to line up with: one piece.
+// expecting the flush's keys to spread as L1's and L0's bytes do; the guards
+// L0 holds are not counted against those limits (unless L0 has more runs than
+// max_pieces: then they thin too). With an empty L1 there is nothing to line
+// up with: one piece.
 std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                                         const std::vector<L0Span>& l1,
                                         const Comparator* ucmp,

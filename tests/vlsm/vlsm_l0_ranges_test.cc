@@ -204,6 +204,25 @@ TEST(VlsmL0RangesTest, GuardsStayWhereL0HoldsData) {
             (Keys{"g", "n"}));
 }
 
+// The guards L0 holds are cut whatever the size limits say. Here a minimum
+// piece of half the flush would allow one cut; dropping "g" or "n" would
+// give the next flush a piece over two of L0's ranges, merging them into one
+// run, and every later flush would then cut only around it: the ranges would
+// coarsen flush by flush (a measured run's steps grew to 807 MiB so).
+TEST(VlsmL0RangesTest, TheGuardsL0HoldsAreAlwaysCut) {
+  const std::vector<L0Span> l0 = {Span("a", "f", 2, kMiB),
+                                  Span("g", "m", 2, kMiB),
+                                  Span("n", "z", 2, kMiB)};
+  EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(),
+                           Limits(8 * kMiB, 4 * kMiB, 8)),
+            (Keys{"g", "n"}));
+  // Past the piece cap, the guards thin like any cut (here to none: no cut
+  // leaves half the expected bytes on each side).
+  EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(),
+                           Limits(8 * kMiB, 4 * kMiB, 2)),
+            Keys{});
+}
+
 TEST(VlsmL0RangesTest, AllKeysInOneL0RunMeansNoCutInsideIt) {
   // One whole flush over every key sits in L0: every L1 boundary falls
   // inside it, and only its own first key is a candidate.
