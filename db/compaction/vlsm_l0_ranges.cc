@@ -176,30 +176,37 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   };
 
   // L0's connected runs: files by first key, merged while they overlap.
-  // Files being compacted are leaving L0 and count for nothing.
-  std::vector<L0Span> sorted_l0;
-  for (const L0Span& s : l0) {
-    if (!s.busy) {
-      sorted_l0.push_back(s);
-    }
-  }
-  std::sort(sorted_l0.begin(), sorted_l0.end(), by_first_key);
-  std::vector<L0Span> runs;
-  for (const L0Span& s : sorted_l0) {
-    if (!runs.empty() && UpToEnd(s.smallest, runs.back(), ucmp)) {
-      L0Span& run = runs.back();
-      const int c = ucmp->CompareWithoutTimestamp(run.largest, s.largest);
-      if (c < 0) {
-        run.largest = s.largest;
-        run.exclusive_end = s.exclusive_end;
-      } else if (c == 0) {
-        run.exclusive_end = run.exclusive_end && s.exclusive_end;
+  auto runs_of = [&](bool with_busy) {
+    std::vector<L0Span> sorted_l0;
+    for (const L0Span& s : l0) {
+      if (with_busy || !s.busy) {
+        sorted_l0.push_back(s);
       }
-      run.bytes += s.bytes;
-    } else {
-      runs.push_back(s);
     }
-  }
+    std::sort(sorted_l0.begin(), sorted_l0.end(), by_first_key);
+    std::vector<L0Span> runs;
+    for (const L0Span& s : sorted_l0) {
+      if (!runs.empty() && UpToEnd(s.smallest, runs.back(), ucmp)) {
+        L0Span& run = runs.back();
+        const int c = ucmp->CompareWithoutTimestamp(run.largest, s.largest);
+        if (c < 0) {
+          run.largest = s.largest;
+          run.exclusive_end = s.exclusive_end;
+        } else if (c == 0) {
+          run.exclusive_end = run.exclusive_end && s.exclusive_end;
+        }
+        run.bytes += s.bytes;
+      } else {
+        runs.push_back(s);
+      }
+    }
+    return runs;
+  };
+  // Files being compacted are leaving L0: they block no cut and weigh
+  // nothing. But where their runs start stays a guard: a flush written
+  // during a step over [g, p) must still cut at g, or its piece would reach
+  // from the range below g into [g, p) and join them in L0 for good.
+  const std::vector<L0Span> runs = runs_of(/*with_busy=*/false);
   auto inside_a_run = [&](const Slice& key) {
     for (const L0Span& r : runs) {
       if (less(r.smallest, key) && UpToEnd(key, r, ucmp)) {
@@ -214,9 +221,18 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   std::vector<Slice> candidates;
   std::vector<Slice> guards;
   for (const L0Span& r : runs) {
-    candidates.push_back(r.smallest);
     guards.push_back(r.smallest);
   }
+  for (const L0Span& r : runs_of(/*with_busy=*/true)) {
+    guards.push_back(r.smallest);
+  }
+  std::sort(guards.begin(), guards.end(), less);
+  guards.erase(std::unique(guards.begin(), guards.end(),
+                           [&](const Slice& a, const Slice& b) {
+                             return !less(a, b) && !less(b, a);
+                           }),
+               guards.end());
+  candidates = guards;
   for (size_t i = 1; i < l1.size(); ++i) {
     if (!inside_a_run(l1[i].smallest)) {
       candidates.push_back(l1[i].smallest);
@@ -268,7 +284,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                    static_cast<double>(limits.flush_bytes));
   // More runs than a flush may have pieces (no flush cut them so: a guard
   // set that grew in L0's gaps over time): then the guards thin too.
-  const bool keep_guards = runs.size() <= limits.max_pieces;
+  const bool keep_guards = guards.size() <= limits.max_pieces;
   std::vector<std::string> keys;
   double piece = 0;
   double consumed = 0;

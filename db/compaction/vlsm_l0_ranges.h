@@ -127,11 +127,13 @@ struct FlushSplitLimits {
 //  - the first key of every L1 file (l1 sorted by key) except the first,
 //    unless it falls inside a run of L0 files (cutting there would split
 //    data that earlier flushes kept together).
-// Files being compacted (busy) are ignored: they are leaving L0, and if a
-// whole flush being compacted blocked the cuts, every flush written meanwhile
-// would be whole too, and the layout would never split again.
-// The first key of every L0 run is always cut (once some data is expected
-// below it): L0's guards are kept, or the ranges would coarsen flush by
+// Files being compacted (busy) block no cut and weigh nothing: they are
+// leaving L0, and if a whole flush being compacted blocked the cuts, every
+// flush written meanwhile would be whole too, and the layout would never
+// split again. The first keys of their runs are still guards (below): a
+// flush written during a step over [g, p) cuts at g.
+// The first key of every L0 run, busy files included, is always cut (once
+// some data is expected below it): L0's guards are kept, or the ranges would coarsen flush by
 // flush, each flush's wider piece merging L0's runs for the next. The cuts
 // from L1 are thinned from the left so that every piece they make is
 // expected to hold at least max(flush_bytes / max_pieces, min_piece_bytes),

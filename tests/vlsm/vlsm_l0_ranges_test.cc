@@ -223,6 +223,20 @@ TEST(VlsmL0RangesTest, TheGuardsL0HoldsAreAlwaysCut) {
             Keys{});
 }
 
+// A flush written while a step compacts the range [g, m] still cuts at g:
+// otherwise its first piece would reach from [a, f] into [g, m] and join the
+// two ranges in L0 for good (measured: steps of up to 162 L0 files, one
+// range's closure reaching across most of L0). Inside the busy range, L1's
+// boundaries may cut (the range will be empty of older pieces).
+TEST(VlsmL0RangesTest, ARangeBeingCompactedKeepsItsGuard) {
+  const std::vector<L0Span> l0 = {Span("a", "f", 3), Span("g", "m", 3, kMiB, true),
+                                  Span("n", "z", 3), Span("g", "m", 2, kMiB, true)};
+  const std::vector<L0Span> l1 = {Span("a", "g", 0), Span("h", "m", 0),
+                                  Span("n", "z", 0)};
+  EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
+            (Keys{"g", "n"}));
+}
+
 TEST(VlsmL0RangesTest, AllKeysInOneL0RunMeansNoCutInsideIt) {
   // One whole flush over every key sits in L0: every L1 boundary falls
   // inside it, and only its own first key is a candidate.
