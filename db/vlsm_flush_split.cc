@@ -187,8 +187,8 @@ Status VlsmWriteSplitFlush(
     if (!piece_iter.Valid() && piece_dels.empty()) {
       continue;  // nothing in this range: no file, no file number
     }
-    FileMetaData piece = blank;
-    if (!written.empty() || i > 0) {
+    FileMetaData piece = blank;  // the first piece has the flush's number
+    if (i > 0) {
       piece.fd = FileDescriptor(env.new_file_number(), blank.fd.GetPathId(), 0);
     }
     TableProperties piece_props;
