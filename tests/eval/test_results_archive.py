@@ -1,6 +1,7 @@
 """docs/results keeps raw runs packed (scripts/bench/eval/results_archive.py):
 packing keeps what readers need in the open, drops the .err progress logs,
 and the report scripts read a packed experiment as they read a fresh one."""
+import json
 import os
 import subprocess
 import sys
@@ -41,6 +42,27 @@ class ResultsArchiveTest(unittest.TestCase):
         for system in ("rocksdb", "rocksdb-io", "vlsm"):
             self.assertIn(system, r.stdout)
         self.assertIn("records=48000000", r.stdout)
+
+    def test_step_widths_reads_a_packed_experiment(self):
+        """step_widths.py's row for each system matches that system's packed
+        report: its rate over RocksDB's and its widest L0->L1 step."""
+        out = os.path.join(ROOT, "docs", "results", "ranged-split-1region-12M", "r4")
+        r = subprocess.run([sys.executable, os.path.join(EVAL, "step_widths.py"), out],
+                           capture_output=True, text=True, check=True)
+        rows = {line.split("|")[2].strip(): [c.strip() for c in line.split("|")[1:-1]]
+                for line in r.stdout.splitlines()[2:]}
+        self.assertEqual(sorted(rows), ["rocksdb", "vlsm-ranged", "vlsm-ranged-rs"])
+        reports = {}
+        for system in rows:
+            with open(os.path.join(unpacked(out), "sustainable-%s.json" % system)) as f:
+                reports[system] = json.load(f)
+        base = reports["rocksdb"]["achieved_ops_per_s"]
+        for system, cells in rows.items():
+            report = reports[system]
+            self.assertEqual(cells[3], "%.2f" % (report["achieved_ops_per_s"] / base))
+            l1 = [lv for lv in report["lsm_metrics"][0]["levels"] if lv["level"] == 1][0]
+            widest = l1["input_bytes_per_compaction"]["max"] / (1 << 20)
+            self.assertEqual(cells[8], "%.1f" % widest, system)
 
     def test_report_draws_a_packed_experiments_figures(self):
         """The figures no page shows are not committed: each page's one
