@@ -23,8 +23,8 @@
 // pieces do not overlap as internal keys and may share the flush's epoch
 // (VersionBuilder refuses same-epoch L0 files only when they overlap).
 //
-// Guards come from L1's file boundaries, or, while L1 is empty, from the
-// first level below it that has files.
+// Guards come from L1's file boundaries (or, while L1 is empty, from the
+// first level below it that has files) and from the pieces L0 already holds.
 //
 // What stays as stock, and why:
 //  - one piece when every level below L0 is empty, when the keys all fall in
@@ -37,8 +37,8 @@
 //    not hooked). A whole L0 file is always legal: the ranged pick's closure
 //    takes whatever it overlaps.
 //  - FlushJobInfo (OnFlushCompleted) names the first piece, with table
-//    properties summed over the pieces; OnTableFileCreated fires per piece,
-//    with the flush's job id.
+//    properties summed and sequence numbers widened over the pieces;
+//    OnTableFileCreated fires per piece, with the flush's job id.
 #pragma once
 
 #include <cstdint>
