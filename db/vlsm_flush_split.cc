@@ -155,22 +155,17 @@ Status VlsmWriteSplitFlush(
     const std::string* upper = i == split_keys.size() ? nullptr : &split_keys[i];
     // User-key bounds as internal keys: key@kMaxSeq sorts before every
     // version of key, so all versions of a key land in the same piece.
-    std::string lower_ikey;
-    std::string upper_ikey;
-    Slice lower_slice;
-    Slice upper_slice;
-    if (lower != nullptr) {
-      lower_ikey = InternalKey(*lower, kMaxSequenceNumber, kValueTypeForSeek)
+    auto seek_key = [](const std::string* user_key) {
+      return user_key == nullptr
+                 ? std::string()
+                 : InternalKey(*user_key, kMaxSequenceNumber, kValueTypeForSeek)
                        .Encode()
                        .ToString();
-      lower_slice = lower_ikey;
-    }
-    if (upper != nullptr) {
-      upper_ikey = InternalKey(*upper, kMaxSequenceNumber, kValueTypeForSeek)
-                       .Encode()
-                       .ToString();
-      upper_slice = upper_ikey;
-    }
+    };
+    const std::string lower_ikey = seek_key(lower);
+    const std::string upper_ikey = seek_key(upper);
+    const Slice lower_slice = lower_ikey;
+    const Slice upper_slice = upper_ikey;
     ClippingIterator piece_iter(memtables, lower ? &lower_slice : nullptr,
                                 upper ? &upper_slice : nullptr, &icmp);
     std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> piece_dels;

@@ -226,24 +226,22 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   for (const L0Span& r : runs_of(/*with_busy=*/true)) {
     guards.push_back(r.smallest);
   }
-  std::sort(guards.begin(), guards.end(), less);
-  guards.erase(std::unique(guards.begin(), guards.end(),
-                           [&](const Slice& a, const Slice& b) {
-                             return !less(a, b) && !less(b, a);
-                           }),
-               guards.end());
+  auto sort_distinct = [&](std::vector<Slice>* keys) {
+    std::sort(keys->begin(), keys->end(), less);
+    keys->erase(std::unique(keys->begin(), keys->end(),
+                            [&](const Slice& a, const Slice& b) {
+                              return !less(a, b) && !less(b, a);
+                            }),
+                keys->end());
+  };
+  sort_distinct(&guards);
   candidates = guards;
   for (size_t i = 1; i < l1.size(); ++i) {
     if (!inside_a_run(l1[i].smallest)) {
       candidates.push_back(l1[i].smallest);
     }
   }
-  std::sort(candidates.begin(), candidates.end(), less);
-  candidates.erase(std::unique(candidates.begin(), candidates.end(),
-                               [&](const Slice& a, const Slice& b) {
-                                 return !less(a, b) && !less(b, a);
-                               }),
-                   candidates.end());
+  sort_distinct(&candidates);
   auto is_guard = [&](const Slice& key) {
     return std::binary_search(guards.begin(), guards.end(), key, less);
   };

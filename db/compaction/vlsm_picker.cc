@@ -335,25 +335,13 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {
   }
 }
 
-namespace {
-
-uint64_t L0Bytes(const std::vector<FileMetaData*>& l0) {
-  uint64_t bytes = 0;
-  for (const FileMetaData* f : l0) {
-    bytes += f->fd.GetFileSize();
-  }
-  return bytes;
-}
-
-}  // namespace
-
 double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
                          const Comparator* ucmp,
                          const MutableCFOptions& moptions) {
   return RangedL0Score(
       MaxDepth(SpansOf(l0), ucmp, /*count_busy=*/false),
       moptions.level0_file_num_compaction_trigger,
-      L0MemtablesWorth(L0Bytes(l0), moptions.write_buffer_size),
+      L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size),
       moptions.level0_slowdown_writes_trigger);
 }
 
@@ -374,7 +362,7 @@ int VlsmL0StallCount(const MutableCFOptions& moptions,
   if (moptions.compaction_pri != kVlsmRanged) {
     return stock_count;
   }
-  return L0MemtablesWorth(L0Bytes(l0), moptions.write_buffer_size);
+  return L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size);
 }
 
 std::vector<size_t> OrderL1FilesGoodFirst(

@@ -34,6 +34,24 @@ class ResultsArchiveTest(unittest.TestCase):
                     with open(os.path.join(u, n)) as f:
                         self.assertEqual(f.read(), text, n)
 
+    def test_runs_in_subdirectories_share_one_archive(self):
+        """An experiment of several runs packs them all into one archive;
+        each run directory still reads as a fresh one."""
+        with tempfile.TemporaryDirectory() as d:
+            for run, text in (("r1", "one"), ("r2", "two")):
+                os.mkdir(os.path.join(d, run))
+                for n in ("config.txt", "sustainable-x.json", "sustainable-x.err"):
+                    with open(os.path.join(d, run, n), "w") as f:
+                        f.write(run + " " + text + " " + n)
+            self.assertEqual(pack(d), 2)
+            self.assertEqual(sorted(os.listdir(d)), sorted([ARCHIVE, "r1", "r2"]))
+            self.assertEqual(os.listdir(os.path.join(d, "r1")), ["config.txt"])
+            for run, text in (("r1", "one"), ("r2", "two")):
+                u = unpacked(os.path.join(d, run))
+                self.assertEqual(sorted(os.listdir(u)), ["config.txt", "sustainable-x.json"])
+                with open(os.path.join(u, "sustainable-x.json")) as f:
+                    self.assertEqual(f.read(), run + " " + text + " sustainable-x.json")
+
     def test_report_reads_a_committed_packed_experiment(self):
         out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M-base-198K")
         self.assertTrue(os.path.exists(os.path.join(out, ARCHIVE)))

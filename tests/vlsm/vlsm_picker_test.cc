@@ -377,6 +377,16 @@ class RangedPickTest : public VlsmPickerTest {
     AddL0(10 * e + 3, "q", "z", e);
   }
 
+  // Flushes `flushes`..1 cut in thirds over L1 in thirds, depth trigger set.
+  void AddAlignedFlushesOverL1(uint64_t flushes, int depth_trigger) {
+    mutable_cf_options_.level0_file_num_compaction_trigger = depth_trigger;
+    for (uint64_t e = flushes; e >= 1; --e) {
+      AddAlignedFlush(e);
+    }
+    AddL1Thirds();
+    Finalize();
+  }
+
   // Flushes 4, 3 and 2 cut at L1's boundaries, and a newest piece, file 50
   // ("j".."k", epoch 5), in the middle range, over L1 in thirds: the middle
   // range is four deep, the others three.
@@ -479,22 +489,12 @@ TEST_P(RangedPickTest, L0CompactsAtTheDepthTrigger) {
 // deep. The L0 score counts depth, so the step waits for the sixth flush
 // (a file count would have fired at the second).
 TEST_P(RangedPickTest, SplitFlushesCompactAtTheDepthNotTheFileCount) {
-  mutable_cf_options_.level0_file_num_compaction_trigger = 6;
-  for (uint64_t e = 5; e >= 1; --e) {
-    AddAlignedFlush(e);
-  }
-  AddL1Thirds();
-  Finalize();
+  AddAlignedFlushesOverL1(5, /*depth_trigger=*/6);
   EXPECT_EQ(Pick(), nullptr) << "15 pieces, depth 5, trigger 6";
 }
 
 TEST_P(RangedPickTest, SplitFlushesCompactOneRangeAtTheDepthTrigger) {
-  mutable_cf_options_.level0_file_num_compaction_trigger = 6;
-  for (uint64_t e = 6; e >= 1; --e) {
-    AddAlignedFlush(e);
-  }
-  AddL1Thirds();
-  Finalize();
+  AddAlignedFlushesOverL1(6, /*depth_trigger=*/6);
   std::unique_ptr<Compaction> c = Pick();
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->num_input_files(0), 6u) << "one range: every flush's piece";
@@ -538,11 +538,9 @@ TEST_P(SequentialFlushesTest, L0CompactsAtTheSlowdownBytesEvenAtDepthOne) {
 // one flush add up to one memtable, not to one per piece.
 TEST_P(RangedPickTest, StallCountIsL0BytesInMemtables) {
   mutable_cf_options_.write_buffer_size = kMiB;
-  for (uint64_t e = 5; e >= 1; --e) {
-    AddAlignedFlush(e);  // 3 pieces of 1/4 MiB each
-  }
-  AddL1Thirds();
-  Finalize();
+  // 3 pieces of 1/4 MiB each per flush; the trigger as configured.
+  AddAlignedFlushesOverL1(
+      5, mutable_cf_options_.level0_file_num_compaction_trigger);
   EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 4) << "15/4 MiB, rounded up";
 }
 

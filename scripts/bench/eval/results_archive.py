@@ -4,7 +4,9 @@ An experiment directory under docs/results keeps in the open what a reader
 or a page needs (config.txt, summary.json, and any README or medians); its
 raw runs (each run's report JSON, per-second CSV, db_bench/ycsb output and
 machine record) go into raw.tar.xz beside them. The .err progress logs are
-dropped: they repeat the CSVs.
+dropped: they repeat the CSVs. An experiment of several runs keeps each run
+in a subdirectory (its config.txt and summary.json open) and all their raw
+files in the experiment's one archive, as <run>/<file>.
 
   python3 results_archive.py pack DIR...   pack each experiment directory
   unpacked(DIR)                            (for the report scripts) DIR with
@@ -21,12 +23,26 @@ ARCHIVE = "raw.tar.xz"
 KEPT_OPEN = {"config.txt", "summary.json", "README.md"}
 
 
+def _loose_files(directory):
+    """directory's files and its subdirectories' (as sub/name) that are not
+    kept open, sorted."""
+    names = []
+    for n in sorted(os.listdir(directory)):
+        path = os.path.join(directory, n)
+        if os.path.isdir(path):
+            names += [n + "/" + m for m in sorted(os.listdir(path))
+                      if os.path.isfile(os.path.join(path, m))
+                      and m not in KEPT_OPEN and m != ARCHIVE]
+        elif n not in KEPT_OPEN and n != ARCHIVE:
+            names.append(n)
+    return names
+
+
 def pack(directory):
-    """Moves directory's raw run files into directory/raw.tar.xz; returns
-    how many it packed. Reproducible: sorted names, zeroed owners and times."""
-    names = sorted(n for n in os.listdir(directory)
-                   if os.path.isfile(os.path.join(directory, n))
-                   and n not in KEPT_OPEN and n != ARCHIVE)
+    """Moves directory's raw run files (its subdirectories' too) into
+    directory/raw.tar.xz; returns how many it packed. Reproducible: sorted
+    names, zeroed owners and times."""
+    names = _loose_files(directory)
     raw = [n for n in names if not n.endswith(".err")]
     if not raw:
         return 0
@@ -46,11 +62,18 @@ def pack(directory):
 
 
 def unpacked(directory):
-    """directory itself if it has no archive; otherwise a temporary copy of
-    its open files with the archive extracted beside them (removed at exit)."""
+    """directory itself if neither it nor its parent has an archive;
+    otherwise a temporary copy of its open files with its raw files
+    extracted beside them (removed at exit). A run in a subdirectory of a
+    packed experiment finds its files in the parent's archive."""
+    directory = os.path.normpath(directory)
     archive = os.path.join(directory, ARCHIVE)
+    prefix = ""
     if not os.path.exists(archive):
-        return directory
+        parent_archive = os.path.join(os.path.dirname(directory), ARCHIVE)
+        if not os.path.exists(parent_archive):
+            return directory
+        archive, prefix = parent_archive, os.path.basename(directory) + "/"
     tmp = tempfile.mkdtemp(prefix="results-")
     atexit.register(shutil.rmtree, tmp, True)
     for n in os.listdir(directory):
@@ -58,9 +81,14 @@ def unpacked(directory):
             shutil.copy(os.path.join(directory, n), tmp)
     with tarfile.open(archive, "r:xz") as tar:
         for member in tar.getmembers():
-            if not member.isfile() or os.path.basename(member.name) != member.name:
+            parts = member.name.split("/")
+            if (not member.isfile() or len(parts) > 2
+                    or any(p in ("", ".", "..") for p in parts)):
                 sys.exit(f"{archive}: unexpected member {member.name!r}")
-        tar.extractall(tmp)
+            if member.name.startswith(prefix) and "/" not in member.name[len(prefix):]:
+                with tar.extractfile(member) as src, \
+                        open(os.path.join(tmp, parts[-1]), "wb") as dst:
+                    shutil.copyfileobj(src, dst)
     return tmp
 
 
