@@ -81,6 +81,17 @@ int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes) {
   return static_cast<int>(std::min<uint64_t>(worth, INT32_MAX));
 }
 
+int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
+                       uint64_t memtable_bytes) {
+  const int configured = std::max(depth_trigger, 1);
+  if (memtable_bytes == 0) {
+    return configured;
+  }
+  const uint64_t l1_memtables = l1_bytes / memtable_bytes;
+  return static_cast<int>(std::max<uint64_t>(
+      std::min<uint64_t>(l1_memtables, static_cast<uint64_t>(configured)), 1));
+}
+
 double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
                      int slowdown_trigger) {
   const double score =

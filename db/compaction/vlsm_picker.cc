@@ -336,11 +336,12 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {
 }
 
 double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
-                         const Comparator* ucmp,
+                         uint64_t l1_bytes, const Comparator* ucmp,
                          const MutableCFOptions& moptions) {
   return RangedL0Score(
       MaxDepth(SpansOf(l0), ucmp, /*count_busy=*/false),
-      moptions.level0_file_num_compaction_trigger,
+      RangedDepthTrigger(moptions.level0_file_num_compaction_trigger, l1_bytes,
+                         moptions.write_buffer_size),
       L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size),
       moptions.level0_slowdown_writes_trigger);
 }
@@ -348,12 +349,12 @@ double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
 void VlsmAdjustCompactionScores(const Comparator* ucmp,
                                 const MutableCFOptions& moptions,
                                 const std::vector<FileMetaData*>& l0,
-                                int max_input_level,
+                                uint64_t l1_bytes, int max_input_level,
                                 std::vector<double>* scores_by_level) {
   if (moptions.compaction_pri == kVlsm) {
     VlsmPutL0Last(max_input_level, scores_by_level);
   } else if (moptions.compaction_pri == kVlsmRanged) {
-    (*scores_by_level)[0] = VlsmRangedL0Score(l0, ucmp, moptions);
+    (*scores_by_level)[0] = VlsmRangedL0Score(l0, l1_bytes, ucmp, moptions);
   }
 }
 

@@ -190,15 +190,17 @@ std::vector<size_t> OrderL1FilesGoodFirst(
 void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 
 // The ranged layout's L0 score (RangedL0Score in vlsm_l0_ranges.h): L0's
-// depth over the files not being compacted, over
-// level0_file_num_compaction_trigger (ConfigureVlsm sets it to the depth
-// trigger), and at least 1 once L0 holds the slowdown trigger's memtables'
-// worth of bytes. Stock's L0 score counts files (a split flush is several)
+// depth over the files not being compacted, over the depth trigger, and at
+// least 1 once L0 holds the slowdown trigger's memtables' worth of bytes.
+// The depth trigger is level0_file_num_compaction_trigger (ConfigureVlsm
+// sets it to ranged_l0_depth) while L1 (l1_bytes) holds at least that many
+// memtables' worth, and L1's memtables' worth below that (RangedDepthTrigger:
+// a small L1 is compacted into often, so a fresh DB's steps start narrow). Stock's L0 score counts files (a split flush is several)
 // and, with static level sizes, also takes L0's bytes over L1's target,
 // max_bytes_for_level_base = f * S_M: L0 would compact at about f flushes
 // whatever the depth.
 double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
-                         const Comparator* ucmp,
+                         uint64_t l1_bytes, const Comparator* ucmp,
                          const MutableCFOptions& moptions);
 
 // The vLSM layouts' changes to one version's compaction scores (indexed by
@@ -208,7 +210,7 @@ double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
 void VlsmAdjustCompactionScores(const Comparator* ucmp,
                                 const MutableCFOptions& moptions,
                                 const std::vector<FileMetaData*>& l0,
-                                int max_input_level,
+                                uint64_t l1_bytes, int max_input_level,
                                 std::vector<double>* scores_by_level);
 
 // The count the write stall triggers (level0_slowdown_writes_trigger,

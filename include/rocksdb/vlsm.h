@@ -49,7 +49,10 @@ struct VlsmOptions {
   // kRanged only: the L0 depth (flushes over one key) at which a range is
   // compacted. ConfigureVlsm sets level0_file_num_compaction_trigger to it;
   // under kVlsmRanged that trigger is compared with L0's depth (the most L0
-  // files over one key), not with L0's file count.
+  // files over one key), not with L0's file count. While L1 holds fewer
+  // than ranged_l0_depth memtables' worth of bytes, a range is compacted at
+  // L1's memtables' worth instead (at least 1), so a fresh DB's first steps
+  // are narrow too.
   int ranged_l0_depth = 8;
 };
 

@@ -667,6 +667,33 @@ void WriteL0FilesInRegions(DB* db, Model* model,
   ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
 }
 
+// Moves `bytes` of incompressible data under keys "z..." into L1 and
+// returns L1's bytes: above every key WriteL0FilesInRegions writes, so that
+// L1 overlaps none of those steps. The ranged layout compacts a range once
+// its L0 holds about L1's bytes (RangedDepthTrigger): a test of the
+// configured depth needs an L1 of at least that many memtables' worth.
+uint64_t FillL1AboveTheRegions(DB* db, Model* model, uint64_t bytes) {
+  std::mt19937 rng(7);
+  std::string value(500, ' ');
+  for (uint64_t k = 0; k * value.size() < bytes; ++k) {
+    for (char& c : value) {
+      c = static_cast<char>('!' + rng() % 90);
+    }
+    const std::string key = "z" + std::to_string(100000 + k);
+    EXPECT_TRUE(db->Put(WriteOptions(), key, value).ok());
+    (*model)[key] = value;
+  }
+  CompactRangeOptions to_l1;
+  to_l1.change_level = true;
+  to_l1.target_level = 1;
+  EXPECT_TRUE(db->CompactRange(to_l1, nullptr, nullptr).ok());
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  EXPECT_EQ(meta.levels[0].files.size(), 0u);
+  EXPECT_EQ(meta.levels[2].files.size(), 0u);
+  return meta.levels[1].size;
+}
+
 // The ranged layout on a real DB. Five flushes, oldest first: the first
 // covers key regions a and b, the next two a, then b, then a:
 //
@@ -680,16 +707,23 @@ void WriteL0FilesInRegions(DB* db, Model* model,
 // a's files f5, f3, f2 and f1 (f1 also covers b, so nothing older is left
 // behind), and f4 stays in L0 (depth 1 now, under the trigger). kVlsm would
 // take the five files one at a time; stock picking takes all five at once
-// (f1 joins every file into one overlapping run).
+// (f1 joins every file into one overlapping run). L1 holds data above the
+// regions, enough for the trigger of 4 to be in force, and a target that
+// keeps it in L1.
 TEST(VlsmDbTest, RangedLayoutCompactsTheDeepestRangeAndKeepsTheRest) {
   const std::string path = TestDir("ranged_pick");
   auto counter = std::make_shared<L0InputCounter>();
   Options options = VlsmTestOptions(counter);
   options.compaction_pri = kVlsmRanged;
   options.level0_file_num_compaction_trigger = 4;
+  options.max_bytes_for_level_base = 4 << 20;
   std::unique_ptr<DB> db = OpenFreshDb(options, path);
   ASSERT_NE(db, nullptr);
   Model model;
+  const uint64_t memtable = db->GetOptions().write_buffer_size;
+  ASSERT_GE(FillL1AboveTheRegions(db.get(), &model, 5 * memtable),
+            4 * memtable);
+  counter->TakeL0Inputs();  // the fill's steps are not this test's
   WriteL0FilesInRegions(db.get(), &model, {"ab", "a", "a", "b", "a"});
   EXPECT_EQ(counter->TakeL0Inputs(), std::vector<size_t>({4}));
   EXPECT_EQ(FilesPerLevel(db.get())[0], 1);

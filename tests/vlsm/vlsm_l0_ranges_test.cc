@@ -141,6 +141,20 @@ FlushSplitLimits Limits(uint64_t flush, uint64_t min_piece, size_t max_pieces) {
 
 using Keys = std::vector<std::string>;
 
+// A range is compacted once its L0 holds about its L1's bytes: the depth
+// trigger is L1's bytes in memtables' worth (rounded down), at least 1 and
+// at most the configured depth.
+TEST(VlsmL0RangesTest, DepthTriggerFollowsL1sBytesUpToTheConfiguredDepth) {
+  EXPECT_EQ(RangedDepthTrigger(32, 0, 8 * kMiB), 1) << "empty L1";
+  EXPECT_EQ(RangedDepthTrigger(32, 7 * kMiB, 8 * kMiB), 1);
+  EXPECT_EQ(RangedDepthTrigger(32, 20 * kMiB, 8 * kMiB), 2);
+  EXPECT_EQ(RangedDepthTrigger(32, 128 * kMiB, 8 * kMiB), 16);
+  EXPECT_EQ(RangedDepthTrigger(32, 256 * kMiB, 8 * kMiB), 32);
+  EXPECT_EQ(RangedDepthTrigger(32, 900 * kMiB, 8 * kMiB), 32) << "L1 over target";
+  EXPECT_EQ(RangedDepthTrigger(0, 900 * kMiB, 8 * kMiB), 1);
+  EXPECT_EQ(RangedDepthTrigger(4, 900 * kMiB, 0), 4);
+}
+
 TEST(VlsmL0RangesTest, EmptyL1OrOneFileMeansOnePiece) {
   EXPECT_EQ(FlushSplitKeys({}, {}, Ucmp(), Limits(8 * kMiB, kMiB, 8)), Keys{});
   EXPECT_EQ(FlushSplitKeys({}, {Span("a", "z", 0, 8 * kMiB)}, Ucmp(),

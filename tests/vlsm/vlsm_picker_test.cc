@@ -362,6 +362,16 @@ TEST_P(VlsmPickerTest, L0OrderRuleOnGivenInputs) {
 // L1's boundaries "i" and "q" (AddL1Thirds), newest first, with epochs.
 class RangedPickTest : public VlsmPickerTest {
  public:
+  // Memtables of 64 KiB: L1's 3 MiB (AddL1Thirds) is 48 memtables' worth,
+  // more than any depth trigger here, so the trigger set is the one in force
+  // (RangedDepthTrigger); and the slowdown out of reach, so that L0's bytes
+  // in those small memtables do not force a step. The tests of a small L1
+  // and of the slowdown set their own.
+  RangedPickTest() {
+    mutable_cf_options_.write_buffer_size = kMiB / 16;
+    mutable_cf_options_.level0_slowdown_writes_trigger = 1 << 20;
+  }
+
   FileMetaData* AddL0(uint64_t number, const char* smallest,
                       const char* largest, uint64_t epoch,
                       uint64_t size = kMiB / 4) {
@@ -498,6 +508,37 @@ TEST_P(RangedPickTest, SplitFlushesCompactOneRangeAtTheDepthTrigger) {
   std::unique_ptr<Compaction> c = Pick();
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->num_input_files(0), 6u) << "one range: every flush's piece";
+}
+
+// While L1 is small, a range compacts once its L0 holds about its L1's
+// bytes (RangedDepthTrigger), not at the configured depth: a fresh DB's
+// first steps would otherwise take the trigger's worth of whole flushes
+// (nothing cuts a flush while L1 is empty) and then all of the new L1 with
+// them. Memtables of 1 MiB over L1's 3 MiB: the trigger is 3, not 6.
+TEST_P(RangedPickTest, ASmallL1LowersTheDepthTrigger) {
+  mutable_cf_options_.write_buffer_size = kMiB;
+  AddAlignedFlushesOverL1(3, /*depth_trigger=*/6);
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr) << "depth 3 over L1's 3 memtables' worth";
+  EXPECT_EQ(c->num_input_files(0), 3u) << "one range: every flush's piece";
+}
+
+TEST_P(RangedPickTest, ASmallL1StillWaitsBelowItsBytes) {
+  mutable_cf_options_.write_buffer_size = kMiB;
+  AddAlignedFlushesOverL1(2, /*depth_trigger=*/6);
+  EXPECT_EQ(Pick(), nullptr) << "depth 2 below L1's 3 memtables' worth";
+}
+
+// With an empty L1 every flush is whole; the first one goes to L1 at once,
+// so that the next flushes find guards to cut at.
+TEST_P(RangedPickTest, AnEmptyL1TakesTheFirstFlush) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 32;
+  AddL0(1, "a", "z", 1, 8 * kMiB);
+  Finalize();
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->num_input_files(0), 1u);
+  EXPECT_EQ(c->num_input_files(1), 0u);
 }
 
 // With sequential keys every flush lands beside the last: depth stays 1 while
