@@ -57,6 +57,20 @@ struct LevelIo {
   ByteDistribution input_bytes_per_compaction;
 };
 
+// A compaction wider than LsmMetricsReport::step_width_bound, with what it
+// took, so that its cause shows: many upper-level bytes (an L0 backlog, a
+// wide L1 file) or much overlap in the output level.
+struct WideStep {
+  double time_s = 0;         // seconds since the first Attach, at completion
+  int output_level = 0;
+  uint64_t input_bytes = 0;  // upper_bytes + level_bytes
+  uint64_t upper_files = 0;  // input files from levels above output_level
+  uint64_t upper_bytes = 0;
+  uint64_t level_files = 0;  // input files already at output_level
+  uint64_t level_bytes = 0;
+  std::string reason;        // GetCompactionReasonString's name
+};
+
 // One stall episode: from the moment any column family enters the delayed or
 // stopped state until every one is back to normal.
 struct StallEpisode {
@@ -122,6 +136,15 @@ struct LsmMetricsReport {
   // user bytes were written.
   double io_amplification = 0;
   std::vector<LevelIo> levels;  // index == level
+  // Every step, flushes included (a split flush is one step): its input
+  // bytes, whatever the level.
+  ByteDistribution input_bytes_per_step;
+  // The widest step wanted: (f + 2) * S_M from the DB's options at Attach
+  // (f as the L1 census rounds it, S_M = target_file_size_base) unless
+  // configured. Steps over it, and every compaction over it with its inputs.
+  uint64_t step_width_bound = 0;
+  uint64_t steps_over_bound = 0;
+  std::vector<WideStep> wide_compactions;
 
   // Stalls as RocksDB's write controller reported them.
   uint64_t stall_count = 0;
@@ -154,6 +177,9 @@ class LsmMetricsCollector : public EventListener {
     // f * S_M for the L1 census; 0 = from the DB's options at Attach
     // (target_file_size_base * max_bytes_for_level_multiplier).
     uint64_t l1_overlap_bound = 0;
+    // LsmMetricsReport::step_width_bound; 0 = (f + 2) * S_M from the DB's
+    // options at Attach.
+    uint64_t step_width_bound = 0;
     // Keep the per-period samples (the time series) in the report.
     bool keep_samples = true;
   };

@@ -381,6 +381,78 @@ TEST_F(LsmMetricsTest, StallCountersMoveOnlyWithAStallAndNeedNoHistory) {
   EXPECT_FALSE(detached.in_stall);
 }
 
+// Every step, flushes included, is in one width distribution, and every
+// compaction wider than (f + 2) * S_M is listed with what it took. Stock
+// leveled compaction on tiny files (S_M = 64 KiB, f = 4: bound 384 KiB):
+// L0 -> L1 takes every flush in L0 (up to the trigger of 8, or fewer once
+// their bytes pass L1's 256 KiB target) with the L1 below, wider than the
+// bound.
+TEST_F(LsmMetricsTest, StepsWiderThanTheBoundAreListedWithWhatTheyTook) {
+  Options options;
+  options.create_if_missing = true;
+  options.compression = kNoCompression;
+  options.num_levels = 4;
+  options.write_buffer_size = 64 << 10;
+  options.target_file_size_base = 64 << 10;
+  options.max_bytes_for_level_base = 256 << 10;
+  options.max_bytes_for_level_multiplier = 4;
+  options.level0_file_num_compaction_trigger = 8;
+  options.level_compaction_dynamic_level_bytes = false;
+  Open(options, "wide_steps");
+  WriteRandom(db_.get(), 30000, 30000, 5);
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  ASSERT_OK(db_->WaitForCompact(WaitForCompactOptions()));
+  collector_->Detach();
+  const LsmMetricsReport r = collector_->Report();
+
+  const uint64_t bound = (4 + 2) * (64u << 10);
+  EXPECT_EQ(r.step_width_bound, bound);
+  uint64_t steps = 0, widest = 0, total = 0;
+  for (const LevelIo& io : r.levels) {
+    steps += io.input_bytes_per_compaction.count;
+    widest = std::max(widest, io.input_bytes_per_compaction.max);
+    total += io.input_bytes_per_compaction.total;
+  }
+  EXPECT_GT(r.levels[0].compactions, 8u) << "flushes are steps too";
+  EXPECT_EQ(r.input_bytes_per_step.count, steps);
+  EXPECT_EQ(r.input_bytes_per_step.max, widest);
+  EXPECT_EQ(r.input_bytes_per_step.total, total);
+  EXPECT_LE(r.input_bytes_per_step.p99, widest);
+
+  // Flushes of 64 KiB are never over the bound: every step over it is a
+  // listed compaction.
+  ASSERT_GT(r.steps_over_bound, 0u);
+  EXPECT_EQ(r.steps_over_bound, r.wide_compactions.size());
+  uint64_t into_l1 = 0, widest_listed = 0;
+  for (const WideStep& w : r.wide_compactions) {
+    EXPECT_GT(w.input_bytes, bound);
+    widest_listed = std::max(widest_listed, w.input_bytes);
+    EXPECT_EQ(w.upper_bytes + w.level_bytes, w.input_bytes);
+    EXPECT_GT(w.time_s, 0.0);
+    EXPECT_LE(w.time_s, r.elapsed_s);
+    if (w.output_level == 1) {
+      ++into_l1;
+      EXPECT_GT(w.upper_files, 1u) << "several flushes in one step";
+      EXPECT_EQ(w.reason, "LevelL0FilesNum");
+    }
+  }
+  EXPECT_GT(into_l1, 0u);
+  EXPECT_EQ(widest_listed, widest);
+
+  // Configured, the bound is the caller's.
+  config_.step_width_bound = 1;
+  TearDown();
+  Open(options, "wide_steps_configured");
+  WriteRandom(db_.get(), 3000, 3000, 6);
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  collector_->Detach();
+  const LsmMetricsReport all = collector_->Report();
+  EXPECT_EQ(all.step_width_bound, 1u);
+  EXPECT_GT(all.input_bytes_per_step.count, 0u);
+  EXPECT_EQ(all.steps_over_bound, all.input_bytes_per_step.count)
+      << "every step is over 1 byte";
+}
+
 TEST_F(LsmMetricsTest, JsonReportHoldsEveryField) {
   Open(SmallVlsmOptions(), "json");
   WriteRandom(db_.get(), 5000, 5000, 3);
@@ -398,7 +470,8 @@ TEST_F(LsmMetricsTest, JsonReportHoldsEveryField) {
         "\"samples\"", "\"l0_files\"", "\"pending_compaction_bytes\"",
         "\"l1_vssts\"", "\"good\"", "\"poor\"", "\"size_log2_histogram\"",
         "\"overlap_tenths_histogram\"", "\"tree\"", "\"cpu\"",
-        "\"cpu_us_per_op\""}) {
+        "\"cpu_us_per_op\"", "\"steps\"", "\"input_bytes_per_step\"",
+        "\"width_bound\"", "\"over_bound\"", "\"wide_compactions\""}) {
     EXPECT_NE(json.find(field), std::string::npos) << field;
   }
   EXPECT_EQ(json.front(), '{');

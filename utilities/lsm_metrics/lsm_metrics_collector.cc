@@ -153,6 +153,15 @@ class LsmMetricsCollector::Impl {
             options.target_file_size_base,
             options.max_bytes_for_level_multiplier);
       }
+      // (f + 2) * S_M: one upper file, the f files it overlaps below, and
+      // one more at each end (issue 20's widest step).
+      step_width_bound_ = config_.step_width_bound;
+      if (step_width_bound_ == 0) {
+        step_width_bound_ =
+            VsstOverlapBoundOf(options.target_file_size_base,
+                               options.max_bytes_for_level_multiplier) +
+            2 * options.target_file_size_base;
+      }
       const auto now = SteadyClock::now();
       if (!ever_attached_) {
         first_attach_ = now;
@@ -269,11 +278,20 @@ class LsmMetricsCollector::Impl {
                               compaction_write_bytes_) /
           static_cast<double>(r.user_bytes);
     }
+    std::vector<uint64_t> every_step;
     for (const LevelAccount& account : levels_) {
       LevelIo io = account.io;
       io.input_bytes_per_compaction = Summarize(account.input_bytes);
       r.levels.push_back(io);
+      every_step.insert(every_step.end(), account.input_bytes.begin(),
+                        account.input_bytes.end());
     }
+    r.step_width_bound = step_width_bound_;
+    r.steps_over_bound = static_cast<uint64_t>(
+        std::count_if(every_step.begin(), every_step.end(),
+                      [&](uint64_t w) { return w > step_width_bound_; }));
+    r.input_bytes_per_step = Summarize(std::move(every_step));
+    r.wide_compactions = wide_compactions_;
 
     r.stall_episodes = episodes_;
     if (in_episode_) {  // the one still running, up to now
@@ -376,12 +394,26 @@ class LsmMetricsCollector::Impl {
     // Split what was read between the two levels from the inputs' sizes;
     // the job's own total stays authoritative.
     uint64_t from_level = 0;
+    uint64_t files_from_level = 0;
     for (const auto& input : ci.input_file_infos) {
       if (input.level == ci.output_level) {
         from_level += SizeOfLocked(input.file_number);
+        ++files_from_level;
       }
     }
     from_level = std::min(from_level, read);
+    if (read > step_width_bound_) {
+      WideStep wide;
+      wide.time_s = SecondsBetween(first_attach_, SteadyClock::now());
+      wide.output_level = ci.output_level;
+      wide.input_bytes = read;
+      wide.upper_files = ci.input_file_infos.size() - files_from_level;
+      wide.upper_bytes = read - from_level;
+      wide.level_files = files_from_level;
+      wide.level_bytes = from_level;
+      wide.reason = GetCompactionReasonString(ci.compaction_reason);
+      wide_compactions_.push_back(std::move(wide));
+    }
     ++account.io.compactions;
     account.io.read_from_level_bytes += from_level;
     account.io.read_from_upper_bytes += read - from_level;
@@ -625,6 +657,8 @@ class LsmMetricsCollector::Impl {
   DB* db_ = nullptr;
   const Comparator* ucmp_ = nullptr;
   uint64_t overlap_bound_ = 0;
+  uint64_t step_width_bound_ = 0;  // LsmMetricsReport::step_width_bound
+  std::vector<WideStep> wide_compactions_;
   bool ever_attached_ = false;
   SteadyClock::time_point first_attach_;
   SteadyClock::time_point attach_time_;

@@ -70,6 +70,23 @@ std::string LsmMetricsToJson(const LsmMetricsReport& r) {
   }
   w.EndArray();
 
+  w.Key("steps").BeginObject();
+  WriteDistribution(w, "input_bytes_per_step", r.input_bytes_per_step);
+  w.Field("width_bound", r.step_width_bound);
+  w.Field("over_bound", r.steps_over_bound);
+  w.Key("wide_compactions").BeginArray();
+  for (const WideStep& s : r.wide_compactions) {
+    w.BeginObject();
+    w.Field("time_s", s.time_s).Field("output_level", s.output_level);
+    w.Field("input_bytes", s.input_bytes);
+    w.Field("upper_files", s.upper_files).Field("upper_bytes", s.upper_bytes);
+    w.Field("level_files", s.level_files).Field("level_bytes", s.level_bytes);
+    w.Field("reason", s.reason);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+
   w.Key("stalls").BeginObject();
   w.Field("count", r.stall_count).Field("stop_count", r.stop_count);
   w.Field("total_s", r.stall_total_s).Field("longest_s", r.stall_longest_s);
@@ -170,6 +187,35 @@ std::string LsmMetricsToText(const LsmMetricsReport& r) {
                   Bytes(d.mean).c_str(),
                   Bytes(static_cast<double>(d.p99)).c_str(), io.trivial_moves);
     add("compaction width", line);
+  }
+
+  {
+    const ByteDistribution& d = r.input_bytes_per_step;
+    const WideStep* widest = nullptr;
+    for (const WideStep& s : r.wide_compactions) {
+      if (widest == nullptr || s.input_bytes > widest->input_bytes) {
+        widest = &s;
+      }
+    }
+    std::snprintf(line, sizeof(line),
+                  "%" PRIu64 " steps (flushes included), P99 %s, max %s; "
+                  "%" PRIu64 " over %s",
+                  d.count, Bytes(static_cast<double>(d.p99)).c_str(),
+                  Bytes(static_cast<double>(d.max)).c_str(),
+                  r.steps_over_bound,
+                  Bytes(static_cast<double>(r.step_width_bound)).c_str());
+    add("step width", line);
+    if (widest != nullptr) {
+      std::snprintf(line, sizeof(line),
+                    "->L%d at %.0f s: %" PRIu64 " files, %s from above + "
+                    "%" PRIu64 " files, %s below (%s)",
+                    widest->output_level, widest->time_s, widest->upper_files,
+                    Bytes(static_cast<double>(widest->upper_bytes)).c_str(),
+                    widest->level_files,
+                    Bytes(static_cast<double>(widest->level_bytes)).c_str(),
+                    widest->reason.c_str());
+      add("widest compaction", line);
+    }
   }
 
   const StallEpisode* longest = nullptr;

@@ -1,72 +1,113 @@
 #!/usr/bin/env python3
-"""The compaction steps of closed-loop (sustainable) runs, per system.
+"""The compaction steps of load_a.sh runs, per load and system.
 
 usage: step_widths.py OUT_DIR...
 
-For every sustainable-<system> report in each load_a.sh output directory
-(raw.tar.xz is read as report.py reads it): the rate and its ratio to
-RocksDB's in the same directory, I/O amplification, stall time, how many
-L0->L1 steps ran with their mean and widest input, the widest L1->L2 step,
-and the process's peak RSS. report.py's sustainable table has no step
-widths; the ranged L0 layout (issue 20) is judged on them.
+For every report in each load_a.sh output directory (closed loop,
+sustainable-<system>.json, and open loop, load<N>-<system>.json; raw.tar.xz
+is read as report.py reads it), one row: the rate and its ratio to RocksDB's
+under the same load in the same directory, I/O amplification, stall time,
+how many L0->L1 steps ran with their mean and widest input, the widest
+L1->L2 step, the process's peak RSS, and, from reports that carry them, the
+P99 of every step's width (flushes included) and how many steps were wider
+than the collector's bound ((f + 2) * S_M of that system).
+
+A second table names each system's widest listed compaction and what it
+took: the bytes from the level above (an L0 backlog shows here) against the
+bytes of the level below. report.py's tables have no step widths; the ranged
+L0 layout (issue 20) is judged on them.
 """
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_archive import unpacked  # noqa: E402
 
 MIB = 1 << 20
+REPORT = re.compile(r"^(sustainable|load\d+)-(.+)\.json$")
 
 
-def rows(directory):
+def reports(directory):
+    """(load, system, report) of every run report in directory, sorted."""
     d = unpacked(directory)
-    reports = sorted(n for n in os.listdir(d)
-                     if n.startswith("sustainable-") and n.endswith(".json")
-                     and not n.endswith(".machine.json"))
     out = []
-    for name in reports:
+    for name in sorted(os.listdir(d)):
+        m = REPORT.match(name)
+        if m is None or name.endswith(".machine.json"):
+            continue
         with open(os.path.join(d, name)) as f:
-            r = json.load(f)
-        lm = r["lsm_metrics"][0]
-        levels = {lv["level"]: lv for lv in lm["levels"]}
-
-        def width(level, key):
-            return levels.get(level, {}).get("input_bytes_per_compaction", {}).get(key, 0) / MIB
-
-        out.append({
-            "system": name[len("sustainable-"):-len(".json")],
-            "ops": r["achieved_ops_per_s"],
-            "io_amp": lm["io_amplification"],
-            "stall_s": lm["stalls"]["total_s"],
-            "longest_s": lm["stalls"]["longest_s"],
-            "l0_steps": levels.get(1, {}).get("compactions", 0),
-            "l0_mean": width(1, "mean"),
-            "l0_widest": width(1, "max"),
-            "l1_widest": width(2, "max"),
-            "rss_mib": r["space"]["peak_rss_bytes"] / MIB,
-        })
+            out.append((m.group(1), m.group(2), json.load(f)))
     return out
+
+
+def row(load, system, r):
+    lm = r["lsm_metrics"][0]
+    levels = {lv["level"]: lv for lv in lm["levels"]}
+
+    def width(level, key):
+        return levels.get(level, {}).get("input_bytes_per_compaction", {}).get(key, 0) / MIB
+
+    steps = lm.get("steps")  # reports from before the collector kept them lack it
+    return {
+        "load": load,
+        "system": system,
+        "ops": r["achieved_ops_per_s"],
+        "io_amp": lm["io_amplification"],
+        "stall_s": lm["stalls"]["total_s"],
+        "longest_s": lm["stalls"]["longest_s"],
+        "l0_steps": levels.get(1, {}).get("compactions", 0),
+        "l0_mean": width(1, "mean"),
+        "l0_widest": width(1, "max"),
+        "l1_widest": width(2, "max"),
+        "rss_mib": r["space"]["peak_rss_bytes"] / MIB,
+        "steps": steps,
+    }
+
+
+def widest_compaction(steps):
+    wide = steps["wide_compactions"] if steps else []
+    return max(wide, key=lambda w: w["input_bytes"]) if wide else None
 
 
 def main(argv):
     if not argv:
         sys.exit(__doc__)
-    print("| run | system | ops/s | × RocksDB | I/O amp. | stall / longest (s) "
+    tables = [(os.path.basename(os.path.normpath(d)), [row(*r) for r in reports(d)])
+              for d in argv]
+    print("| run | load | system | ops/s | × RocksDB | I/O amp. | stall / longest (s) "
           "| L0→L1 steps | mean L0→L1 (MiB) | widest L0→L1 (MiB) "
-          "| widest L1→L2 (MiB) | peak RSS (MiB) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for directory in argv:
-        table = rows(directory)
-        base = next((t["ops"] for t in table if t["system"] == "rocksdb"), None)
+          "| widest L1→L2 (MiB) | peak RSS (MiB) | P99 step (MiB) | steps over bound |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for run, table in tables:
         for t in table:
+            base = next((u["ops"] for u in table
+                         if u["system"] == "rocksdb" and u["load"] == t["load"]), None)
             ratio = "%.2f" % (t["ops"] / base) if base else "–"
-            print("| %s | %s | %s | %s | %.2f | %.1f / %.1f | %d | %.1f | %.1f | %.1f | %.0f |" % (
-                os.path.basename(os.path.normpath(directory)), t["system"],
-                "{:,.0f}".format(t["ops"]), ratio, t["io_amp"], t["stall_s"],
-                t["longest_s"], t["l0_steps"], t["l0_mean"], t["l0_widest"],
-                t["l1_widest"], t["rss_mib"]))
+            s = t["steps"]
+            p99 = "%.1f" % (s["input_bytes_per_step"]["p99"] / MIB) if s else "–"
+            over = ("%d of %d (> %.0f MiB)" % (s["over_bound"], s["input_bytes_per_step"]["count"],
+                                              s["width_bound"] / MIB) if s else "–")
+            print("| %s | %s | %s | %s | %s | %.2f | %.1f / %.1f | %d | %.1f | %.1f | %.1f "
+                  "| %.0f | %s | %s |" % (
+                      run, t["load"], t["system"], "{:,.0f}".format(t["ops"]), ratio,
+                      t["io_amp"], t["stall_s"], t["longest_s"], t["l0_steps"],
+                      t["l0_mean"], t["l0_widest"], t["l1_widest"], t["rss_mib"], p99, over))
+
+    widest = [(run, t, widest_compaction(t["steps"])) for run, table in tables for t in table]
+    widest = [(run, t, w) for run, t, w in widest if w is not None]
+    if not widest:
+        return
+    print()
+    print("| run | load | system | widest compaction | at (s) | from above: files, MiB "
+          "| below: files, MiB | reason |")
+    print("|---|---|---|---|---|---|---|---|")
+    for run, t, w in widest:
+        print("| %s | %s | %s | →L%d %.1f MiB | %.0f | %d, %.1f | %d, %.1f | %s |" % (
+            run, t["load"], t["system"], w["output_level"], w["input_bytes"] / MIB,
+            w["time_s"], w["upper_files"], w["upper_bytes"] / MIB, w["level_files"],
+            w["level_bytes"] / MIB, w["reason"]))
 
 
 if __name__ == "__main__":
