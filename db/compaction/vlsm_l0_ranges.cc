@@ -87,9 +87,11 @@ int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
   if (memtable_bytes == 0) {
     return configured;
   }
-  const uint64_t l1_memtables = l1_bytes / memtable_bytes;
-  return static_cast<int>(std::max<uint64_t>(
-      std::min<uint64_t>(l1_memtables, static_cast<uint64_t>(configured)), 1));
+  // One more than L1's whole memtables: an L1 at its target less the file
+  // an L1 -> L2 step just took keeps the configured depth.
+  const uint64_t l1_memtables = l1_bytes / memtable_bytes + 1;
+  return static_cast<int>(
+      std::min<uint64_t>(l1_memtables, static_cast<uint64_t>(configured)));
 }
 
 double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
@@ -279,6 +281,18 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   if (total <= 0) {
     return {};
   }
+  // Where data is expected at all: intervals that hold the first key of an
+  // L1 file or of an L0 run, busy runs included (they weigh nothing, but the
+  // flush's keys fall there too).
+  std::vector<bool> holds_data(weight.size(), false);
+  for (size_t j = 0; j < weight.size(); ++j) {
+    holds_data[j] = weight[j] > 0;
+  }
+  for (const L0Span& r : runs_of(/*with_busy=*/true)) {
+    holds_data[std::upper_bound(candidates.begin(), candidates.end(),
+                                r.smallest, less) -
+               candidates.begin()] = true;
+  }
 
   // Cut at every guard L0 holds (once some data is expected below it):
   // dropping one would merge L0's ranges for good, since the next flush's
@@ -297,10 +311,17 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   std::vector<std::string> keys;
   double piece = 0;
   double consumed = 0;
+  bool data_below = false;
   for (size_t j = 0; j < candidates.size(); ++j) {
     piece += weight[j];
     consumed += weight[j];
-    const bool keep_guard = keep_guards && is_guard(candidates[j]) && piece > 0;
+    data_below = data_below || holds_data[j];
+    // Once any data is expected below, every guard is kept, whether or not
+    // the piece since the last cut weighs anything: a range being compacted
+    // weighs nothing, and dropping the guard above it would join it to the
+    // next range.
+    const bool keep_guard =
+        keep_guards && is_guard(candidates[j]) && data_below;
     if (keep_guard ||
         (piece >= smallest_piece && total - consumed >= smallest_piece)) {
       keys.push_back(candidates[j].ToString());

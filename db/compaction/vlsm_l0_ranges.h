@@ -100,9 +100,9 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
 // compresses, so L0 then holds more flushes before writes slow down.
 int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
 
-// The depth at which the ranged layout compacts a range of L0: L1's bytes in
-// memtables' worth (rounded down), at least 1 and at most the configured
-// depth trigger (level0_file_num_compaction_trigger).
+// The depth at which the ranged layout compacts a range of L0: one more than
+// L1's whole memtables' worth (L1 bytes / memtable bytes, rounded down), at
+// most the configured depth trigger (level0_file_num_compaction_trigger).
 //
 // Why. A step over a range rewrites the range's L1 bytes for the range's L0
 // bytes: about 1 + L1/(d*M) bytes written per byte flushed at depth d with
@@ -112,7 +112,10 @@ int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
 // take the trigger's worth of whole flushes (a flush is not cut while L1 is
 // empty) and the next one all of the new L1 with the flushes written
 // meanwhile: measured 224 MiB and 451 MiB at depth 32 with 8 MiB memtables.
-// Once L1 holds the trigger's memtables' worth, the configured depth rules.
+// Once L1 holds the trigger's memtables' worth (less one: an L1 at its target
+// less the file an L1 -> L2 step just took), the configured depth rules; so
+// in a settled tree the depth is at most about L1's target in memtables'
+// worth, whatever is configured.
 int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
                        uint64_t memtable_bytes);
 
@@ -148,15 +151,17 @@ struct FlushSplitLimits {
 // flush written meanwhile would be whole too, and the layout would never
 // split again. The first keys of their runs are still guards (below): a
 // flush written during a step over [g, p) cuts at g.
-// The first key of every L0 run, busy files included, is always cut (once
-// some data is expected below it): L0's guards are kept, or the ranges would coarsen flush by
-// flush, each flush's wider piece merging L0's runs for the next. The cuts
-// from L1 are thinned from the left so that every piece they make is
-// expected to hold at least max(flush_bytes / max_pieces, min_piece_bytes),
-// expecting the flush's keys to spread as L1's and L0's bytes do; the guards
-// L0 holds are not counted against those limits (unless L0 has more runs than
-// max_pieces: then they thin too). With an empty L1 there is nothing to line
-// up with: one piece.
+// The first key of every L0 run, busy files included, is always cut once
+// any data (an L1 file, an L0 run, busy or not) is expected below it: L0's
+// guards are kept, or the ranges would coarsen flush by flush, each flush's
+// wider piece merging L0's runs for the next. The cuts from L1 are thinned
+// from the left so that every piece they make is expected to hold at least
+// max(flush_bytes / max_pieces, min_piece_bytes), expecting the flush's keys
+// to spread as L1's and L0's bytes do; the guards L0 holds are not counted
+// against those limits (unless L0 has more runs than max_pieces: then they
+// thin too). With an empty L1 (the caller passes the first non-empty level
+// below L0, VlsmFlushSplitKeysFor) only L0's guards can cut; with every
+// level below L0 empty the flush is not cut at all.
 std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                                         const std::vector<L0Span>& l1,
                                         const Comparator* ucmp,

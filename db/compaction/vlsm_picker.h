@@ -193,9 +193,10 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 // depth over the files not being compacted, over the depth trigger, and at
 // least 1 once L0 holds the slowdown trigger's memtables' worth of bytes.
 // The depth trigger is level0_file_num_compaction_trigger (ConfigureVlsm
-// sets it to ranged_l0_depth) while L1 (l1_bytes) holds at least that many
-// memtables' worth, and L1's memtables' worth below that (RangedDepthTrigger:
-// a small L1 is compacted into often, so a fresh DB's steps start narrow). Stock's L0 score counts files (a split flush is several)
+// sets it to ranged_l0_depth), or less while L1 (l1_bytes) holds fewer
+// memtables' worth (RangedDepthTrigger: a small L1 is compacted into often,
+// so a fresh DB's steps start narrow). Stock's L0 score counts files (a
+// split flush is several)
 // and, with static level sizes, also takes L0's bytes over L1's target,
 // max_bytes_for_level_base = f * S_M: L0 would compact at about f flushes
 // whatever the depth.

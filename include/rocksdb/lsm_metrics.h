@@ -89,6 +89,8 @@ struct LsmSample {
   bool stalled = false;          // delayed or stopped at any point in the period
   double stalled_fraction = 0;   // share of the period in a stall episode
   uint64_t l0_files = 0;
+  uint64_t l0_depth = 0;         // VlsmProperties::kL0Depth
+  uint64_t l0_bytes = 0;
   uint64_t pending_compaction_bytes = 0;
   uint64_t user_bytes = 0;       // written by the user in this period
   uint64_t running_compactions = 0;
@@ -136,12 +138,13 @@ struct LsmMetricsReport {
   // user bytes were written.
   double io_amplification = 0;
   std::vector<LevelIo> levels;  // index == level
-  // Every step, flushes included (a split flush is one step): its input
-  // bytes, whatever the level.
+  // Every step, flushes included (a split flush is one step): a
+  // compaction's input bytes, a flush's written bytes, whatever the level.
   ByteDistribution input_bytes_per_step;
-  // The widest step wanted: (f + 2) * S_M from the DB's options at Attach
-  // (f as the L1 census rounds it, S_M = target_file_size_base) unless
-  // configured. Steps over it, and every compaction over it with its inputs.
+  // The widest step wanted: (f + 2) * S_M from the DB's options at the first
+  // Attach (f as the L1 census rounds it, S_M = target_file_size_base)
+  // unless configured. Steps over it, and every compaction over it with its
+  // inputs.
   uint64_t step_width_bound = 0;
   uint64_t steps_over_bound = 0;
   std::vector<WideStep> wide_compactions;
@@ -178,7 +181,7 @@ class LsmMetricsCollector : public EventListener {
     // (target_file_size_base * max_bytes_for_level_multiplier).
     uint64_t l1_overlap_bound = 0;
     // LsmMetricsReport::step_width_bound; 0 = (f + 2) * S_M from the DB's
-    // options at Attach.
+    // options at the first Attach.
     uint64_t step_width_bound = 0;
     // Keep the per-period samples (the time series) in the report.
     bool keep_samples = true;

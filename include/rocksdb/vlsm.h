@@ -49,10 +49,11 @@ struct VlsmOptions {
   // kRanged only: the L0 depth (flushes over one key) at which a range is
   // compacted. ConfigureVlsm sets level0_file_num_compaction_trigger to it;
   // under kVlsmRanged that trigger is compared with L0's depth (the most L0
-  // files over one key), not with L0's file count. While L1 holds fewer
-  // than ranged_l0_depth memtables' worth of bytes, a range is compacted at
-  // L1's memtables' worth instead (at least 1), so a fresh DB's first steps
-  // are narrow too.
+  // files over one key), not with L0's file count. A range is compacted by
+  // the time its L0 holds about its L1's bytes: the depth in force is at
+  // most one more than L1's whole memtables' worth, so a fresh DB's first
+  // steps are narrow too, and in a settled tree a depth above about
+  // L1's target in memtables' worth (f with these sizes) is not reached.
   int ranged_l0_depth = 8;
 };
 
@@ -89,5 +90,24 @@ Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options);
 inline bool IsVlsmCompactionPri(CompactionPri pri) {
   return pri == kVlsm || pri == kVlsmRanged;
 }
+
+// DB properties of a column family's L0 (DB::GetIntProperty, or GetProperty
+// as decimal text), under every compaction_pri: what the ranged layout
+// compacts and stalls on, so that a user can watch it.
+struct VlsmProperties {
+  // The most L0 files over any one user key: how many flushes (or L0
+  // compaction outputs) a read of the deepest key may have to search.
+  static constexpr const char* kL0Depth = "rocksdb.vlsm.l0-depth";
+  // L0's bytes (the sum of its files' sizes).
+  static constexpr const char* kL0Bytes = "rocksdb.vlsm.l0-bytes";
+  // What level0_slowdown_writes_trigger and level0_stop_writes_trigger are
+  // compared with: L0's file count, or under kVlsmRanged L0's bytes in
+  // memtables' worth (write_buffer_size each, rounded up).
+  static constexpr const char* kL0StallCount = "rocksdb.vlsm.l0-stall-count";
+  // Under kVlsmRanged, the depth at which a range of L0 compacts now
+  // (level0_file_num_compaction_trigger, or less while L1 is small); under
+  // the other priorities, level0_file_num_compaction_trigger.
+  static constexpr const char* kL0DepthTrigger = "rocksdb.vlsm.l0-depth-trigger";
+};
 
 }  // namespace ROCKSDB_NAMESPACE

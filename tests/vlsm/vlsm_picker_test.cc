@@ -514,19 +514,19 @@ TEST_P(RangedPickTest, SplitFlushesCompactOneRangeAtTheDepthTrigger) {
 // bytes (RangedDepthTrigger), not at the configured depth: a fresh DB's
 // first steps would otherwise take the trigger's worth of whole flushes
 // (nothing cuts a flush while L1 is empty) and then all of the new L1 with
-// them. Memtables of 1 MiB over L1's 3 MiB: the trigger is 3, not 6.
+// them. Memtables of 1 MiB over L1's 3 MiB: the trigger is 4, not 6.
 TEST_P(RangedPickTest, ASmallL1LowersTheDepthTrigger) {
   mutable_cf_options_.write_buffer_size = kMiB;
-  AddAlignedFlushesOverL1(3, /*depth_trigger=*/6);
+  AddAlignedFlushesOverL1(4, /*depth_trigger=*/6);
   std::unique_ptr<Compaction> c = Pick();
-  ASSERT_NE(c, nullptr) << "depth 3 over L1's 3 memtables' worth";
-  EXPECT_EQ(c->num_input_files(0), 3u) << "one range: every flush's piece";
+  ASSERT_NE(c, nullptr) << "depth 4 over L1's 3 memtables' worth";
+  EXPECT_EQ(c->num_input_files(0), 4u) << "one range: every flush's piece";
 }
 
 TEST_P(RangedPickTest, ASmallL1StillWaitsBelowItsBytes) {
   mutable_cf_options_.write_buffer_size = kMiB;
-  AddAlignedFlushesOverL1(2, /*depth_trigger=*/6);
-  EXPECT_EQ(Pick(), nullptr) << "depth 2 below L1's 3 memtables' worth";
+  AddAlignedFlushesOverL1(3, /*depth_trigger=*/6);
+  EXPECT_EQ(Pick(), nullptr) << "depth 3, trigger 4 over L1's 3 MiB";
 }
 
 // With an empty L1 every flush is whole; the first one goes to L1 at once,

@@ -226,6 +226,70 @@ TEST(VlsmSplitFlushTest, PiecesShareTheFlushEpochAndTileTheKeys) {
   ASSERT_TRUE(DestroyDB(path, options).ok());
 }
 
+// The DB properties of L0 (VlsmProperties in rocksdb/vlsm.h): three split
+// flushes over the whole key space make L0 three deep however many pieces
+// it holds; its bytes are its files'; the stall count is those bytes in
+// memtables' worth; the depth trigger in force is the configured 4 once L1
+// holds 3 whole memtables' worth, and L1's whole memtables' worth plus one
+// when the configured depth is higher.
+TEST(VlsmSplitFlushTest, PropertiesGiveL0sDepthBytesAndStallCount) {
+  const std::string path = TestDir("properties");
+  auto flushes = std::make_shared<FlushFiles>();
+  const Options options = RangedOptions(flushes);
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  const size_t pieces =
+      GrowL1AndFlushAcrossIt(db.get(), &model, flushes.get()).size();
+  for (uint32_t seed = 2; seed <= 3; ++seed) {
+    WriteAcrossTheKeys(db.get(), &model, seed);
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  }
+  const std::vector<LiveFileMetaData> l0 = L0Files(db.get());
+  ASSERT_GT(l0.size(), 3u) << "split flushes: more files than flushes";
+  ASSERT_GE(pieces, 3u);
+  uint64_t l0_bytes = 0;
+  for (const LiveFileMetaData& f : l0) l0_bytes += f.size;
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  const uint64_t memtable = db->GetOptions().write_buffer_size;
+  const uint64_t l1_memtables_plus_one = meta.levels[1].size / memtable + 1;
+  ASSERT_GE(l1_memtables_plus_one, 4u) << "L1 too small for the trigger of 4";
+
+  uint64_t value = 0;
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0Depth, &value));
+  EXPECT_EQ(value, 3u);
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0Bytes, &value));
+  EXPECT_EQ(value, l0_bytes);
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0StallCount, &value));
+  EXPECT_EQ(value, (l0_bytes + memtable - 1) / memtable);
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0DepthTrigger, &value));
+  EXPECT_EQ(value, 4u);
+  // Configured far deeper, the trigger in force is one more than L1's whole
+  // memtables' worth (RangedDepthTrigger).
+  ASSERT_TRUE(
+      db->SetOptions({{"level0_file_num_compaction_trigger", "1000"}}).ok());
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0DepthTrigger, &value));
+  EXPECT_EQ(value, l1_memtables_plus_one);
+  std::string text;
+  ASSERT_TRUE(db->GetProperty(VlsmProperties::kL0Depth, &text));
+  EXPECT_EQ(text, "3");
+
+  // Under the stock priority the stall count is L0's file count again (from
+  // the next version on) and the trigger the configured file count.
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}}).ok());
+  WriteAcrossTheKeys(db.get(), &model, 4);
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0StallCount, &value));
+  EXPECT_EQ(value, L0Files(db.get()).size());
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0DepthTrigger, &value));
+  EXPECT_EQ(value, 1000u) << "the configured file count, whatever L1 holds";
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0Depth, &value));
+  EXPECT_EQ(value, 4u) << "one more flush over every key";
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
 // A flush installs all its pieces or none. The third piece's file cannot be
 // created: the flush fails, L0 is as it was, the two pieces already written
 // are gone from disk, and after Resume the same data flushes and reads back.

@@ -25,6 +25,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/lsm_metrics.h"
 #include "rocksdb/options.h"
+#include "rocksdb/vlsm.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -77,6 +78,8 @@ struct DbCounters {
   uint64_t user_keys = 0;
   uint64_t writer_stall_micros = 0;
   uint64_t l0_files = 0;
+  uint64_t l0_depth = 0;
+  uint64_t l0_bytes = 0;
   uint64_t pending_compaction_bytes = 0;
   // The write controller stops or delays writes right now.
   bool writes_stalled = false;
@@ -105,6 +108,8 @@ DbCounters ReadDbCounters(DB* db) {
   if (db->GetProperty(DB::Properties::kNumFilesAtLevelPrefix + "0", &l0)) {
     c.l0_files = std::strtoull(l0.c_str(), nullptr, 10);
   }
+  db->GetIntProperty(VlsmProperties::kL0Depth, &c.l0_depth);
+  db->GetIntProperty(VlsmProperties::kL0Bytes, &c.l0_bytes);
   db->GetIntProperty(DB::Properties::kEstimatePendingCompactionBytes,
                      &c.pending_compaction_bytes);
   uint64_t stopped = 0, delayed_rate = 0;
@@ -154,8 +159,11 @@ class LsmMetricsCollector::Impl {
             options.max_bytes_for_level_multiplier);
       }
       // (f + 2) * S_M: one upper file, the f files it overlaps below, and
-      // one more at each end (issue 20's widest step).
-      step_width_bound_ = config_.step_width_bound;
+      // one more at each end (issue 20's widest step). Fixed at the first
+      // Attach, so that every step is judged against one bound.
+      if (step_width_bound_ == 0) {
+        step_width_bound_ = config_.step_width_bound;
+      }
       if (step_width_bound_ == 0) {
         step_width_bound_ =
             VsstOverlapBoundOf(options.target_file_size_base,
@@ -584,6 +592,8 @@ class LsmMetricsCollector::Impl {
       s.stalled_fraction =
           period_s > 0 ? std::min(1.0, stalled_s / period_s) : 0;
       s.l0_files = counters.l0_files;
+      s.l0_depth = counters.l0_depth;
+      s.l0_bytes = counters.l0_bytes;
       s.pending_compaction_bytes = counters.pending_compaction_bytes;
       s.user_bytes = counters.user_bytes - last_counters_.user_bytes;
       s.running_compactions = running_.size();

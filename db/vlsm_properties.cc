@@ -1,0 +1,36 @@
+#include "db/vlsm_properties.h"
+
+#include "db/compaction/vlsm_l0_ranges.h"
+#include "db/version_set.h"
+#include "options/cf_options.h"
+#include "rocksdb/vlsm.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
+                             const VersionStorageInfo& vstorage,
+                             const MutableCFOptions& moptions) {
+  switch (figure) {
+    case VlsmL0Figure::kDepth:
+      // Files being compacted count: they are still searched by reads.
+      return static_cast<uint64_t>(MaxDepth(SpansOf(vstorage.LevelFiles(0)),
+                                            vstorage.user_comparator()));
+    case VlsmL0Figure::kBytes:
+      return vstorage.NumLevelBytes(0);
+    case VlsmL0Figure::kStallCount:
+      // Set with the version (VlsmL0StallCount, patch 0004): the count the
+      // write controller used for it.
+      return static_cast<uint64_t>(vstorage.l0_delay_trigger_count());
+    case VlsmL0Figure::kDepthTrigger:
+      if (moptions.compaction_pri != kVlsmRanged) {
+        return static_cast<uint64_t>(moptions.level0_file_num_compaction_trigger);
+      }
+      return static_cast<uint64_t>(RangedDepthTrigger(
+          moptions.level0_file_num_compaction_trigger,
+          vstorage.num_levels() > 1 ? vstorage.NumLevelBytes(1) : 0,
+          moptions.write_buffer_size));
+  }
+  return 0;
+}
+
+}  // namespace ROCKSDB_NAMESPACE
