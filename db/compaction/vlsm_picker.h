@@ -97,28 +97,17 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 // would find it before the newer one moved to L1 (VlsmCheckL0Order). The
 // first range whose inputs and L1 files (to a clean cut) are free, and whose
 // key range no running compaction writes into output_level, is taken: busy
-// ranges are skipped, not waited for. A range deeper than max_step_depth
-// gives only its oldest max_step_depth files (then their closure): a step
-// stays the depth trigger's width however far writes ran ahead. Fills
-// start_level_inputs in L0 order (newest first) and returns true; false,
-// with it cleared, when no range may start now or another L0 compaction
-// runs (one at a time, as kVlsm).
+// ranges are skipped, not waited for. Fills start_level_inputs in L0 order
+// (newest first) and returns true; false, with it cleared, when no range may
+// start now or another L0 compaction runs (one at a time, as kVlsm).
 bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
                   CompactionPicker* picker, int output_level,
-                  int penultimate_level, size_t max_step_depth,
+                  int penultimate_level,
                   CompactionInputFiles* start_level_inputs);
 
-// The depth trigger in force for the version (RangedDepthTrigger over L1's
-// bytes): where a range's score reaches 1 and how many of its flushes one
-// step takes.
-int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
-                             const MutableCFOptions& moptions);
-
-// The L0 pick of the column family's layout (kVlsm: PickOldestL0File;
-// kVlsmRanged: PickRangedL0 at VlsmRangedDepthTriggerOf's depth), same
-// arguments and result.
-bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
-                      const std::string& cf_name,
+// The L0 pick of layout `pri` (kVlsm: PickOldestL0File; kVlsmRanged:
+// PickRangedL0), same arguments and result.
+bool PickVlsmL0Inputs(CompactionPri pri, const std::string& cf_name,
                       VersionStorageInfo* vstorage, CompactionPicker* picker,
                       int output_level, int penultimate_level,
                       CompactionInputFiles* start_level_inputs);
