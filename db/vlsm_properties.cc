@@ -23,7 +23,8 @@ uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
       return static_cast<uint64_t>(vstorage.l0_delay_trigger_count());
     case VlsmL0Figure::kDepthTrigger:
       if (moptions.compaction_pri != kVlsmRanged) {
-        return static_cast<uint64_t>(moptions.level0_file_num_compaction_trigger);
+        return static_cast<uint64_t>(
+            moptions.level0_file_num_compaction_trigger);
       }
       return static_cast<uint64_t>(RangedDepthTrigger(
           moptions.level0_file_num_compaction_trigger,

@@ -196,10 +196,9 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 // sets it to ranged_l0_depth), or less while L1 (l1_bytes) holds fewer
 // memtables' worth (RangedDepthTrigger: a small L1 is compacted into often,
 // so a fresh DB's steps start narrow). Stock's L0 score counts files (a
-// split flush is several)
-// and, with static level sizes, also takes L0's bytes over L1's target,
-// max_bytes_for_level_base = f * S_M: L0 would compact at about f flushes
-// whatever the depth.
+// split flush is several) and, with static level sizes, also takes L0's
+// bytes over L1's target, max_bytes_for_level_base = f * S_M: L0 would
+// compact at about f flushes whatever the depth.
 double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
                          uint64_t l1_bytes, const Comparator* ucmp,
                          const MutableCFOptions& moptions);

@@ -107,7 +107,8 @@ struct VlsmProperties {
   // Under kVlsmRanged, the depth at which a range of L0 compacts now
   // (level0_file_num_compaction_trigger, or less while L1 is small); under
   // the other priorities, level0_file_num_compaction_trigger.
-  static constexpr const char* kL0DepthTrigger = "rocksdb.vlsm.l0-depth-trigger";
+  static constexpr const char* kL0DepthTrigger =
+      "rocksdb.vlsm.l0-depth-trigger";
 };
 
 }  // namespace ROCKSDB_NAMESPACE
