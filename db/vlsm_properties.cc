@@ -1,6 +1,7 @@
 #include "db/vlsm_properties.h"
 
 #include "db/compaction/vlsm_l0_ranges.h"
+#include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
 #include "rocksdb/vlsm.h"
@@ -26,10 +27,8 @@ uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
         return static_cast<uint64_t>(
             moptions.level0_file_num_compaction_trigger);
       }
-      return static_cast<uint64_t>(RangedDepthTrigger(
-          moptions.level0_file_num_compaction_trigger,
-          vstorage.num_levels() > 1 ? vstorage.NumLevelBytes(1) : 0,
-          moptions.write_buffer_size));
+      return static_cast<uint64_t>(
+          VlsmRangedDepthTriggerOf(vstorage, moptions));
   }
   return 0;
 }

@@ -335,26 +335,32 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {
   }
 }
 
-double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
-                         uint64_t l1_bytes, const Comparator* ucmp,
+int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
+                             const MutableCFOptions& moptions) {
+  return RangedDepthTrigger(
+      moptions.level0_file_num_compaction_trigger,
+      vstorage.num_levels() > 1 ? vstorage.NumLevelBytes(1) : 0,
+      moptions.write_buffer_size);
+}
+
+double VlsmRangedL0Score(const VersionStorageInfo& vstorage,
                          const MutableCFOptions& moptions) {
+  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
   return RangedL0Score(
-      MaxDepth(SpansOf(l0), ucmp, /*count_busy=*/false),
-      RangedDepthTrigger(moptions.level0_file_num_compaction_trigger, l1_bytes,
-                         moptions.write_buffer_size),
+      MaxDepth(SpansOf(l0), vstorage.user_comparator(), /*count_busy=*/false),
+      VlsmRangedDepthTriggerOf(vstorage, moptions),
       L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size),
       moptions.level0_slowdown_writes_trigger);
 }
 
-void VlsmAdjustCompactionScores(const Comparator* ucmp,
+void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
                                 const MutableCFOptions& moptions,
-                                const std::vector<FileMetaData*>& l0,
-                                uint64_t l1_bytes, int max_input_level,
+                                int max_input_level,
                                 std::vector<double>* scores_by_level) {
   if (moptions.compaction_pri == kVlsm) {
     VlsmPutL0Last(max_input_level, scores_by_level);
   } else if (moptions.compaction_pri == kVlsmRanged) {
-    (*scores_by_level)[0] = VlsmRangedL0Score(l0, l1_bytes, ucmp, moptions);
+    (*scores_by_level)[0] = VlsmRangedL0Score(vstorage, moptions);
   }
 }
 

@@ -193,24 +193,27 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 // depth over the files not being compacted, over the depth trigger, and at
 // least 1 once L0 holds the slowdown trigger's memtables' worth of bytes.
 // The depth trigger is level0_file_num_compaction_trigger (ConfigureVlsm
-// sets it to ranged_l0_depth), or less while L1 (l1_bytes) holds fewer
+// sets it to ranged_l0_depth), or less while L1 holds fewer
 // memtables' worth (RangedDepthTrigger: a small L1 is compacted into often,
 // so a fresh DB's steps start narrow). Stock's L0 score counts files (a
 // split flush is several) and, with static level sizes, also takes L0's
 // bytes over L1's target, max_bytes_for_level_base = f * S_M: L0 would
 // compact at about f flushes whatever the depth.
-double VlsmRangedL0Score(const std::vector<FileMetaData*>& l0,
-                         uint64_t l1_bytes, const Comparator* ucmp,
+double VlsmRangedL0Score(const VersionStorageInfo& vstorage,
                          const MutableCFOptions& moptions);
+
+// The depth trigger in force for the version (RangedDepthTrigger over L1's
+// bytes): the one computation the score and the DB property share.
+int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
+                             const MutableCFOptions& moptions);
 
 // The vLSM layouts' changes to one version's compaction scores (indexed by
 // level, before upstream sorts them; patch 0004 calls it from
 // ComputeCompactionScore): VlsmPutL0Last under kVlsm, VlsmRangedL0Score for
 // L0 under kVlsmRanged (which scores the other levels as stock).
-void VlsmAdjustCompactionScores(const Comparator* ucmp,
+void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
                                 const MutableCFOptions& moptions,
-                                const std::vector<FileMetaData*>& l0,
-                                uint64_t l1_bytes, int max_input_level,
+                                int max_input_level,
                                 std::vector<double>* scores_by_level);
 
 // The count the write stall triggers (level0_slowdown_writes_trigger,
