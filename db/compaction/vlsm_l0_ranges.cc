@@ -22,6 +22,102 @@ bool Covers(const L0Span& s, const Slice& key, const Comparator* ucmp) {
          UpToEnd(key, s, ucmp);
 }
 
+// One end of a span, for sweeps over L0 in key order. At one key, exclusive
+// ends come first (the span does not reach the key), then the starts, then
+// inclusive ends (the span holds the key).
+struct End {
+  Slice key;
+  int order;  // 0 exclusive end, 1 start, 2 inclusive end
+  size_t span;
+};
+
+std::vector<End> SortedEnds(const std::vector<L0Span>& l0,
+                            const Comparator* ucmp, bool count_busy) {
+  std::vector<End> ends;
+  for (size_t i = 0; i < l0.size(); ++i) {
+    const L0Span& s = l0[i];
+    if (count_busy || !s.busy) {
+      ends.push_back({s.smallest, 1, i});
+      ends.push_back({s.largest, s.exclusive_end ? 0 : 2, i});
+    }
+  }
+  std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
+    const int c = ucmp->CompareWithoutTimestamp(a.key, b.key);
+    return c != 0 ? c < 0 : a.order < b.order;
+  });
+  return ends;
+}
+
+size_t DistinctEpochs(std::vector<uint64_t> epochs) {
+  std::sort(epochs.begin(), epochs.end());
+  return static_cast<size_t>(std::unique(epochs.begin(), epochs.end()) -
+                             epochs.begin());
+}
+
+// A key range of L0 as flushes cut it: its first key, and one flush's share
+// of the bytes of the files that start in it (their bytes over the flushes
+// that wrote them).
+struct L0Range {
+  Slice start;
+  double bytes_per_flush = 0;
+};
+
+// L0's ranges among the files not being compacted, ascending (see
+// FlushSplitKeys in the header). Sweeping the files' ends in key order, a
+// range starts at every file start that follows a file end (or opens the
+// sweep): where a run of overlapping files starts, and also where flushes
+// were cut inside a run that one older piece straddles (the piece in flight
+// when a step over the range was picked). Only run starts would lose those
+// cuts once L1's boundaries they came from moved, and the range would
+// coarsen again. Ranges whose flushes wrote less than `sliver_bytes` each
+// are slivers and join the range below.
+std::vector<L0Range> L0RangesOf(const std::vector<L0Span>& l0,
+                                const Comparator* ucmp, double sliver_bytes) {
+  auto less = [ucmp](const Slice& a, const Slice& b) {
+    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+  };
+  std::vector<Slice> starts;
+  bool after_end = true;
+  for (const End& e : SortedEnds(l0, ucmp, /*count_busy=*/false)) {
+    if (e.order == 1 && after_end &&
+        (starts.empty() || less(starts.back(), e.key))) {
+      starts.push_back(e.key);
+    }
+    after_end = e.order != 1;
+  }
+  // The ranges from `starts`: each file in the one that holds its first key.
+  auto ranges_from = [&](const std::vector<Slice>& firsts) {
+    std::vector<uint64_t> bytes(firsts.size(), 0);
+    std::vector<std::vector<uint64_t>> epochs(firsts.size());
+    for (const L0Span& s : l0) {
+      if (s.busy || firsts.empty()) {
+        continue;
+      }
+      size_t k = std::upper_bound(firsts.begin(), firsts.end(), s.smallest,
+                                  less) -
+                 firsts.begin();
+      k = k == 0 ? 0 : k - 1;  // below every range (a sliver dropped): first
+      bytes[k] += s.bytes;
+      epochs[k].push_back(s.epoch);
+    }
+    std::vector<L0Range> ranges;
+    for (size_t k = 0; k < firsts.size(); ++k) {
+      ranges.push_back(
+          {firsts[k],
+           static_cast<double>(bytes[k]) /
+               static_cast<double>(std::max<size_t>(DistinctEpochs(epochs[k]), 1))});
+    }
+    return ranges;
+  };
+  std::vector<Slice> kept;
+  for (const L0Range& r : ranges_from(starts)) {
+    if (r.bytes_per_flush >= sliver_bytes) {
+      kept.push_back(r.start);
+    }
+  }
+  return ranges_from(kept);
+}
+
 }  // namespace
 
 bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
@@ -48,27 +144,10 @@ std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files) {
 
 int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
              bool count_busy) {
-  // A sweep over the ends: +1 where a span starts, -1 where it ends. At one
-  // key, exclusive ends count first (the span does not reach the key), then
-  // the starts, then inclusive ends (the span holds the key).
-  struct End {
-    Slice key;
-    int order;  // 0 exclusive end, 1 start, 2 inclusive end
-  };
-  std::vector<End> ends;
-  for (const L0Span& s : l0) {
-    if (count_busy || !s.busy) {
-      ends.push_back({s.smallest, 1});
-      ends.push_back({s.largest, s.exclusive_end ? 0 : 2});
-    }
-  }
-  std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
-    const int c = ucmp->CompareWithoutTimestamp(a.key, b.key);
-    return c != 0 ? c < 0 : a.order < b.order;
-  });
+  // A sweep over the ends: +1 where a span starts, -1 where it ends.
   int depth = 0;
   int deepest = 0;
-  for (const End& end : ends) {
+  for (const End& end : SortedEnds(l0, ucmp, count_busy)) {
     depth += end.order == 1 ? +1 : -1;
     deepest = std::max(deepest, depth);
   }
@@ -188,56 +267,77 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
     return less(a.smallest, b.smallest);
   };
 
-  // L0's connected runs: files by first key, merged while they overlap.
-  auto runs_of = [&](bool with_busy) {
-    std::vector<L0Span> sorted_l0;
-    for (const L0Span& s : l0) {
-      if (with_busy || !s.busy) {
-        sorted_l0.push_back(s);
-      }
-    }
-    std::sort(sorted_l0.begin(), sorted_l0.end(), by_first_key);
-    std::vector<L0Span> runs;
-    for (const L0Span& s : sorted_l0) {
-      if (!runs.empty() && UpToEnd(s.smallest, runs.back(), ucmp)) {
-        L0Span& run = runs.back();
-        const int c = ucmp->CompareWithoutTimestamp(run.largest, s.largest);
-        if (c < 0) {
-          run.largest = s.largest;
-          run.exclusive_end = s.exclusive_end;
-        } else if (c == 0) {
-          run.exclusive_end = run.exclusive_end && s.exclusive_end;
-        }
-        run.bytes += s.bytes;
-      } else {
-        runs.push_back(s);
-      }
-    }
-    return runs;
-  };
   // Files being compacted are leaving L0: they block no cut and weigh
-  // nothing. But where their runs start stays a guard: a flush written
-  // during a step over [g, p) must still cut at g, or its piece would reach
-  // from the range below g into [g, p) and join them in L0 for good.
-  const std::vector<L0Span> runs = runs_of(/*with_busy=*/false);
-  auto inside_a_run = [&](const Slice& key) {
-    for (const L0Span& r : runs) {
-      if (less(r.smallest, key) && UpToEnd(key, r, ucmp)) {
-        return true;  // the run holds keys on both sides of a cut at key
+  // nothing.
+  const double sliver_bytes =
+      static_cast<double>(limits.min_piece_bytes) / 8;
+  const std::vector<L0Range> ranges = L0RangesOf(l0, ucmp, sliver_bytes);
+  auto holds_l0_data = [&](const L0Span& range) {
+    for (const L0Span& s : l0) {
+      if (!s.busy && SpansOverlap(s, range, ucmp)) {
+        return true;
       }
     }
     return false;
   };
-
-  // The candidate cuts, ascending and distinct. A run's first key is a
-  // guard L0 already holds: kept (below), whatever the weights say.
-  std::vector<Slice> candidates;
-  std::vector<Slice> guards;
-  for (const L0Span& r : runs) {
-    guards.push_back(r.smallest);
+  // L0's connected runs, files being compacted included: files by first
+  // key, merged while they overlap.
+  struct Run {
+    L0Span span;
+    std::vector<uint64_t> epochs;
+    bool starts_busy = false;  // its first file is being compacted
+  };
+  std::vector<L0Span> sorted_l0 = l0;
+  std::sort(sorted_l0.begin(), sorted_l0.end(), by_first_key);
+  std::vector<Run> all_runs;
+  for (const L0Span& s : sorted_l0) {
+    if (!all_runs.empty() && UpToEnd(s.smallest, all_runs.back().span, ucmp)) {
+      L0Span& run = all_runs.back().span;
+      const int c = ucmp->CompareWithoutTimestamp(run.largest, s.largest);
+      if (c < 0) {
+        run.largest = s.largest;
+        run.exclusive_end = s.exclusive_end;
+      } else if (c == 0) {
+        run.exclusive_end = run.exclusive_end && s.exclusive_end;
+      }
+      run.bytes += s.bytes;
+    } else {
+      all_runs.push_back({s, {}, s.busy});
+    }
+    all_runs.back().epochs.push_back(s.epoch);
   }
-  for (const L0Span& r : runs_of(/*with_busy=*/true)) {
-    guards.push_back(r.smallest);
+
+  // The guards, the keys L0 already holds apart: kept (below), whatever the
+  // weights say.
+  // - The first key of every range of L0 (L0RangesOf above; not slivers:
+  //   where each flush has a key or two, each flush's keys are ranges of
+  //   their own, and as guards each flush would add more, until they passed
+  //   the piece cap and thinned. Not cut, a sliver is covered by the next
+  //   flush's piece and joins the range it lies in).
+  // - The first key of every run that starts with files being compacted,
+  //   unless a range of files not being compacted starts inside it. A flush
+  //   written during a step over [g, p) must still cut at g, or its piece
+  //   would reach from the range below g into [g, p) and join them in L0
+  //   for good. But once such a flush is in L0, its piece there starts at
+  //   its own first key, h, and that is the range's guard: cutting at g too
+  //   would leave [g, h), a key or two, as a sliver that every later flush
+  //   cuts again.
+  std::vector<Slice> guards;
+  for (const L0Range& r : ranges) {
+    guards.push_back(r.start);
+  }
+  for (const Run& r : all_runs) {
+    bool settled_inside = false;
+    for (const L0Range& n : ranges) {
+      settled_inside = settled_inside || (!less(n.start, r.span.smallest) &&
+                                          UpToEnd(n.start, r.span, ucmp));
+    }
+    const double per_flush =
+        static_cast<double>(r.span.bytes) /
+        static_cast<double>(std::max<size_t>(DistinctEpochs(r.epochs), 1));
+    if (r.starts_busy && !settled_inside && per_flush >= sliver_bytes) {
+      guards.push_back(r.span.smallest);
+    }
   }
   auto sort_distinct = [&](std::vector<Slice>* keys) {
     std::sort(keys->begin(), keys->end(), less);
@@ -248,9 +348,33 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                 keys->end());
   };
   sort_distinct(&guards);
-  candidates = guards;
+  // How many flushes' files (not being compacted) hold keys on both sides
+  // of `key`.
+  auto flushes_straddling = [&](const Slice& key) {
+    std::vector<uint64_t> epochs;
+    for (const L0Span& s : l0) {
+      if (!s.busy && less(s.smallest, key) && UpToEnd(key, s, ucmp)) {
+        epochs.push_back(s.epoch);
+      }
+    }
+    return DistinctEpochs(std::move(epochs));
+  };
+  // The candidate cuts, ascending and distinct: the guards, and the first
+  // key of every L1 file (but the first)
+  //  - whose range L0 holds no data in: there a cut splits no run, and the
+  //    piece above it is expected to span a whole L1 file (a cut at an L1
+  //    boundary in the gap just below an L0 run would leave a sliver, as
+  //    above); or
+  //  - that one flush's piece straddles. That is the flush being written
+  //    when a step over the range was picked, cut at the old guards only:
+  //    it stays in L0 through the step, and if it blocked the cuts, no
+  //    flush written meanwhile could cut the range finer, and the range
+  //    would never get finer. The next step over either side takes that
+  //    one piece along (older, overlapping), and the sides part. Two
+  //    flushes deep, a cut would split data they keep together.
+  std::vector<Slice> candidates = guards;
   for (size_t i = 1; i < l1.size(); ++i) {
-    if (!inside_a_run(l1[i].smallest)) {
+    if (!holds_l0_data(l1[i]) || flushes_straddling(l1[i].smallest) == 1) {
       candidates.push_back(l1[i].smallest);
     }
   }
@@ -260,23 +384,27 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   };
 
   // Where the flush's bytes are expected: interval j holds the keys in
-  // [candidates[j-1], candidates[j]); every L1 file and L0 run weighs its
-  // bytes in the interval that holds its first key.
+  // [candidates[j-1], candidates[j]); every L1 file weighs its bytes in the
+  // interval that holds its first key, and every L0 range one flush's share
+  // of it (its bytes over the flushes that wrote it): a flush's keys spread
+  // as the data does, and a backlog of d flushes in one range does not make
+  // that range d times likelier (counted whole, L0's backlog made the
+  // smallest piece so large that a range being compacted was never cut).
   std::vector<double> weight(candidates.size() + 1, 0);
   double total = 0;
-  auto credit = [&](const L0Span& s) {
+  auto credit = [&](const Slice& first_key, double bytes) {
     const size_t j =
-        std::upper_bound(candidates.begin(), candidates.end(), s.smallest,
+        std::upper_bound(candidates.begin(), candidates.end(), first_key,
                          less) -
         candidates.begin();
-    weight[j] += static_cast<double>(s.bytes);
-    total += static_cast<double>(s.bytes);
+    weight[j] += bytes;
+    total += bytes;
   };
   for (const L0Span& s : l1) {
-    credit(s);
+    credit(s.smallest, static_cast<double>(s.bytes));
   }
-  for (const L0Span& r : runs) {
-    credit(r);
+  for (const L0Range& r : ranges) {
+    credit(r.start, r.bytes_per_flush);
   }
   if (total <= 0) {
     return {};
@@ -288,9 +416,9 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   for (size_t j = 0; j < weight.size(); ++j) {
     holds_data[j] = weight[j] > 0;
   }
-  for (const L0Span& r : runs_of(/*with_busy=*/true)) {
+  for (const Run& r : all_runs) {
     holds_data[std::upper_bound(candidates.begin(), candidates.end(),
-                                r.smallest, less) -
+                                r.span.smallest, less) -
                candidates.begin()] = true;
   }
 

@@ -144,24 +144,37 @@ struct FlushSplitLimits {
 //  - the first key of every connected run of L0 files (L0 holds no data
 //    just below it: cutting there keeps the runs apart), and
 //  - the first key of every L1 file (l1 sorted by key) except the first,
-//    unless it falls inside a run of L0 files (cutting there would split
-//    data that earlier flushes kept together).
+//    where that file's range holds no L0 data: cutting there splits no run,
+//    and the piece above the cut is expected to span a whole L1 file (a cut
+//    at an L1 boundary in the gap just below an L0 run would leave a piece
+//    of a key or two between it and the run's first key); or where one
+//    flush's piece straddles it (the flush in flight when a step over the
+//    range was picked: if it blocked the cuts, the range would never get
+//    finer; the next step over either side takes it along). Where two or
+//    more flushes straddle it, a cut would split data they keep together.
 // Files being compacted (busy) block no cut and weigh nothing: they are
 // leaving L0, and if a whole flush being compacted blocked the cuts, every
 // flush written meanwhile would be whole too, and the layout would never
-// split again. The first keys of their runs are still guards (below): a
-// flush written during a step over [g, p) cuts at g.
-// The first key of every L0 run, busy files included, is always cut once
-// any data (an L1 file, an L0 run, busy or not) is expected below it: L0's
-// guards are kept, or the ranges would coarsen flush by flush, each flush's
-// wider piece merging L0's runs for the next. The cuts from L1 are thinned
-// from the left so that every piece they make is expected to hold at least
-// max(flush_bytes / max_pieces, min_piece_bytes), expecting the flush's keys
-// to spread as L1's and L0's bytes do; the guards L0 holds are not counted
-// against those limits (unless L0 has more runs than max_pieces: then they
-// thin too). With an empty L1 (the caller passes the first non-empty level
-// below L0, VlsmFlushSplitKeysFor) only L0's guards can cut; with every
-// level below L0 empty the flush is not cut at all.
+// split again. The first key of a run that starts with busy files is still
+// a guard (below): a flush written during a step over [g, p) cuts at g. Once
+// such a flush's piece is in L0, the first key of its run, h, is the guard
+// instead, and g is not cut (cutting both would leave [g, h), a key or two,
+// as a sliver range that every later flush cuts again).
+// Every guard is always cut once any data (an L1 file, an L0 run, busy or
+// not) is expected below it: L0's guards are kept, or the ranges would
+// coarsen flush by flush, each flush's wider piece merging L0's runs for
+// the next. The cuts from L1 are thinned from the left so that every piece
+// they make is expected to hold at least max(flush_bytes / max_pieces,
+// min_piece_bytes), expecting the flush's keys to spread as the data does:
+// each L1 file's bytes, and one flush's share of each L0 run (its bytes over
+// the flushes that wrote it). The guards L0 holds are not counted against
+// those limits (unless L0 holds more guards than max_pieces: then they thin
+// too). A run whose flushes wrote less than an eighth of min_piece_bytes
+// each is a sliver, not a guard (the ends of the key space, or between
+// guards close together, where each flush has a key or two: as guards,
+// every flush would add more). With an empty L1 (the caller passes the
+// first non-empty level below L0, VlsmFlushSplitKeysFor) only L0's guards
+// can cut; with every level below L0 empty the flush is not cut at all.
 std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                                         const std::vector<L0Span>& l1,
                                         const Comparator* ucmp,

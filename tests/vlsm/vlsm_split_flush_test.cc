@@ -229,9 +229,11 @@ TEST(VlsmSplitFlushTest, PiecesShareTheFlushEpochAndTileTheKeys) {
 // The DB properties of L0 (VlsmProperties in rocksdb/vlsm.h): three split
 // flushes over the whole key space make L0 three deep however many pieces
 // it holds; its bytes are its files'; the stall count is those bytes in
-// memtables' worth; the depth trigger in force is the configured 4 once L1
-// holds 3 whole memtables' worth, and L1's whole memtables' worth plus one
-// when the configured depth is higher.
+// memtables' worth; the depth trigger in force is the configured 2 once L1
+// holds a whole memtable's worth, and L1's whole memtables' worth plus one
+// when the configured depth is higher. (L1 holds 2-3 memtables' worth here,
+// as the workload's background L1 -> L2 steps leave it: a configured 4 made
+// the first check depend on their timing, and it failed 1 run in 13.)
 TEST(VlsmSplitFlushTest, PropertiesGiveL0sDepthBytesAndStallCount) {
   const std::string path = TestDir("properties");
   auto flushes = std::make_shared<FlushFiles>();
@@ -254,7 +256,9 @@ TEST(VlsmSplitFlushTest, PropertiesGiveL0sDepthBytesAndStallCount) {
   db->GetColumnFamilyMetaData(&meta);
   const uint64_t memtable = db->GetOptions().write_buffer_size;
   const uint64_t l1_memtables_plus_one = meta.levels[1].size / memtable + 1;
-  ASSERT_GE(l1_memtables_plus_one, 4u) << "L1 too small for the trigger of 4";
+  ASSERT_GE(l1_memtables_plus_one, 2u) << "L1 too small for the trigger of 2";
+  ASSERT_TRUE(
+      db->SetOptions({{"level0_file_num_compaction_trigger", "2"}}).ok());
 
   uint64_t value = 0;
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0Depth, &value));
@@ -264,7 +268,7 @@ TEST(VlsmSplitFlushTest, PropertiesGiveL0sDepthBytesAndStallCount) {
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0StallCount, &value));
   EXPECT_EQ(value, (l0_bytes + memtable - 1) / memtable);
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0DepthTrigger, &value));
-  EXPECT_EQ(value, 4u);
+  EXPECT_EQ(value, 2u);
   // Configured far deeper, the trigger in force is one more than L1's whole
   // memtables' worth (RangedDepthTrigger).
   ASSERT_TRUE(
