@@ -184,8 +184,7 @@ double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
 }
 
 std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
-                                               const Comparator* ucmp,
-                                               size_t max_step_depth) {
+                                               const Comparator* ucmp) {
   // Depth only rises where a span starts, so every range of constant depth
   // that is deepest somewhere begins at a span's first key: those keys are
   // the candidates. O(n^2) for n L0 files, fine for the hundreds L0 holds.
@@ -214,18 +213,10 @@ std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
                      }
                      return a.oldest_epoch < b.oldest_epoch;
                    });
-  // Covering sets are in L0's order, newest first: the oldest are last.
   std::vector<std::vector<size_t>> ranked;
   ranked.reserve(seeds.size());
-  std::set<std::vector<size_t>> cut_seen;
   for (Seed& s : seeds) {
-    std::vector<size_t>& covering = s.covering;
-    if (covering.size() > max_step_depth) {
-      covering.erase(covering.begin(), covering.end() - max_step_depth);
-    }
-    if (cut_seen.insert(covering).second) {
-      ranked.push_back(std::move(covering));
-    }
+    ranked.push_back(std::move(s.covering));
   }
   return ranked;
 }

@@ -79,21 +79,9 @@ int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
 // Where a ranged L0 -> L1 step may start, best first: for every key where
 // a file starts, the spans covering it (indexes into l0), ordered by depth,
 // deepest first, and on equal depth by the oldest epoch among them, oldest
-// first (its data has waited longest). Each set is then cut to its oldest
-// max_step_depth spans, and sets that repeat appear once.
-//
-// Why the cut. When writes outrun the steps, L0 grows past the depth
-// trigger, and a step over a range's whole depth is as wide as the backlog:
-// in closed loop at depth trigger 32, ranges ran 100-110 deep and steps took
-// 80-115 L0 files, up to 250 MiB, even with L0 cut into 12-13 ranges.
-// Taking the oldest max_step_depth keeps a step the trigger's width, at the
-// trigger's cost per byte flushed; the newer spans stay in L0 above what
-// goes to L1 (reads search L0 first, so that is allowed) for the next step.
-// (Tried when L0's ranges were coarse, 2-4 per flush, it did not narrow the
-// steps: the closure of the oldest, coarsest pieces was as wide.)
-std::vector<std::vector<size_t>> RankedL0Seeds(
-    const std::vector<L0Span>& l0, const Comparator* ucmp,
-    size_t max_step_depth = SIZE_MAX);
+// first (its data has waited longest). Sets that repeat appear once.
+std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
+                                               const Comparator* ucmp);
 
 // The L0 inputs of the step that starts from `seed`: the seed, then, until
 // nothing changes, every span older than one already taken whose range

@@ -132,7 +132,7 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 
 bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
                   CompactionPicker* picker, int output_level,
-                  int penultimate_level, size_t max_step_depth,
+                  int penultimate_level,
                   CompactionInputFiles* start_level_inputs) {
   if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
     return false;
@@ -140,8 +140,7 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
   const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
   const Comparator* ucmp = vstorage->user_comparator();
   const std::vector<L0Span> spans = SpansOf(l0);
-  for (const std::vector<size_t>& seed :
-       RankedL0Seeds(spans, ucmp, max_step_depth)) {
+  for (const std::vector<size_t>& seed : RankedL0Seeds(spans, ucmp)) {
     CompactionInputFiles candidate;
     candidate.level = 0;
     bool busy = false;
@@ -159,20 +158,16 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
   return false;
 }
 
-bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
-                      const std::string& cf_name,
+bool PickVlsmL0Inputs(CompactionPri pri, const std::string& cf_name,
                       VersionStorageInfo* vstorage, CompactionPicker* picker,
                       int output_level, int penultimate_level,
                       CompactionInputFiles* start_level_inputs) {
-  assert(IsVlsmCompactionPri(moptions.compaction_pri));
-  if (moptions.compaction_pri == kVlsmRanged) {
-    return PickRangedL0(
-        cf_name, vstorage, picker, output_level, penultimate_level,
-        static_cast<size_t>(VlsmRangedDepthTriggerOf(*vstorage, moptions)),
-        start_level_inputs);
-  }
-  return PickOldestL0File(cf_name, vstorage, picker, output_level,
-                          penultimate_level, start_level_inputs);
+  assert(IsVlsmCompactionPri(pri));
+  return pri == kVlsmRanged
+             ? PickRangedL0(cf_name, vstorage, picker, output_level,
+                            penultimate_level, start_level_inputs)
+             : PickOldestL0File(cf_name, vstorage, picker, output_level,
+                                penultimate_level, start_level_inputs);
 }
 
 bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
@@ -182,7 +177,7 @@ bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
                     CompactionReason* reason) {
   const std::vector<FileMetaData*> proposed = start_level_inputs->files;
   *output_level = vstorage->base_level();
-  if (!PickVlsmL0Inputs(mutable_cf_options, cf_name, vstorage,
+  if (!PickVlsmL0Inputs(mutable_cf_options.compaction_pri, cf_name, vstorage,
                         picker, *output_level,
                         Compaction::EvaluatePenultimateLevel(
                             vstorage, mutable_cf_options, ioptions, 0,

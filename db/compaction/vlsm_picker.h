@@ -100,18 +100,14 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 // ranges are skipped, not waited for. Fills start_level_inputs in L0 order
 // (newest first) and returns true; false, with it cleared, when no range may
 // start now or another L0 compaction runs (one at a time, as kVlsm).
-// A step takes at most max_step_depth flushes of its range, the oldest
-// (RankedL0Seeds), and their closure.
 bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
                   CompactionPicker* picker, int output_level,
-                  int penultimate_level, size_t max_step_depth,
+                  int penultimate_level,
                   CompactionInputFiles* start_level_inputs);
 
-// The L0 pick of the layout moptions.compaction_pri names (kVlsm:
-// PickOldestL0File; kVlsmRanged: PickRangedL0, at most the depth trigger in
-// force, VlsmRangedDepthTriggerOf, deep), same arguments and result.
-bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
-                      const std::string& cf_name,
+// The L0 pick of layout `pri` (kVlsm: PickOldestL0File; kVlsmRanged:
+// PickRangedL0), same arguments and result.
+bool PickVlsmL0Inputs(CompactionPri pri, const std::string& cf_name,
                       VersionStorageInfo* vstorage, CompactionPicker* picker,
                       int output_level, int penultimate_level,
                       CompactionInputFiles* start_level_inputs);

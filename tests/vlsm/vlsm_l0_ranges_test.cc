@@ -3,7 +3,6 @@
 // flush is cut.
 #include "db/compaction/vlsm_l0_ranges.h"
 
-#include <set>
 #include <string>
 #include <vector>
 
@@ -66,25 +65,6 @@ TEST(VlsmL0RangesTest, SeedsStartAtTheDeepestRange) {
   for (size_t i = 1; i < seeds.size(); ++i) {
     EXPECT_LE(seeds[i].size(), seeds[i - 1].size());
   }
-}
-
-// A step takes at most `max_step_depth` flushes of its range, the oldest:
-// newer ones stay in L0 above what goes to L1, which reads allow. The
-// ranking is still by the whole depth.
-TEST(VlsmL0RangesTest, SeedsTakeTheOldestSpansUpToTheStepDepth) {
-  std::vector<L0Span> l0 = ThreeAlignedFlushes();
-  l0.insert(l0.begin(), Span("i", "k", 4));
-  const auto seeds = RankedL0Seeds(l0, Ucmp(), /*max_step_depth=*/2);
-  ASSERT_FALSE(seeds.empty());
-  // Indexes: 0 = [i,k]@4, 2 = [g,o]@3, 5 = [h,n]@2, 8 = [g,o]@1.
-  EXPECT_EQ(seeds[0], (std::vector<size_t>{5, 8}));
-  for (const auto& seed : seeds) {
-    EXPECT_LE(seed.size(), 2u);
-  }
-  // "g" and "i" are covered by different sets whose two oldest are the
-  // same: one seed.
-  std::set<std::vector<size_t>> distinct(seeds.begin(), seeds.end());
-  EXPECT_EQ(distinct.size(), seeds.size());
 }
 
 TEST(VlsmL0RangesTest, EqualDepthGoesToTheOldestData) {

@@ -2,7 +2,6 @@
 // compaction_picker_test builds one: which files a compaction takes.
 #include <algorithm>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -412,8 +411,7 @@ class RangedPickTest : public VlsmPickerTest {
   bool PickRanged(std::vector<uint64_t>* numbers) {
     CompactionInputFiles in;
     const bool picked =
-        PickRangedL0("default", vstorage_.get(), &picker_, 1, -1,
-                     /*max_step_depth=*/SIZE_MAX, &in);
+        PickRangedL0("default", vstorage_.get(), &picker_, 1, -1, &in);
     numbers->clear();
     for (const FileMetaData* f : in.files) {
       numbers->push_back(f->fd.GetNumber());
@@ -512,21 +510,6 @@ TEST_P(RangedPickTest, SplitFlushesCompactOneRangeAtTheDepthTrigger) {
   EXPECT_EQ(c->num_input_files(0), 6u) << "one range: every flush's piece";
 }
 
-// Past the depth trigger (writes outran the steps), a step still takes only
-// the trigger's flushes of its range, the oldest: its width stays the
-// trigger's, and the newer pieces wait in L0 for the next step.
-TEST_P(RangedPickTest, AStepTakesAtMostTheDepthTriggersOldestFlushes) {
-  AddAlignedFlushesOverL1(6, /*depth_trigger=*/4);
-  std::unique_ptr<Compaction> c = Pick();
-  ASSERT_NE(c, nullptr);
-  ASSERT_EQ(c->num_input_files(0), 4u);
-  std::set<uint64_t> epochs;
-  for (size_t i = 0; i < c->num_input_files(0); ++i) {
-    epochs.insert(c->input(0, i)->epoch_number);
-  }
-  EXPECT_EQ(epochs, (std::set<uint64_t>{1, 2, 3, 4}));
-}
-
 // While L1 is small, a range compacts once its L0 holds about its L1's
 // bytes (RangedDepthTrigger), not at the configured depth: a fresh DB's
 // first steps would otherwise take the trigger's worth of whole flushes
@@ -621,7 +604,6 @@ TEST_P(RangedPickTest, AMarkedFileStartsTheDeepestRange) {
 // The same shape through the whole picker: under kVlsmRanged the choke
 // point (VlsmTakeL0Pick) runs the ranged pick.
 TEST_P(RangedPickTest, ThePickerTakesTheRangedPick) {
-  mutable_cf_options_.level0_file_num_compaction_trigger = 4;
   AddFlushesUnderANewerMiddlePiece();
   Finalize();
   std::unique_ptr<Compaction> c = Pick();
