@@ -268,7 +268,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   };
 
   // Files being compacted are leaving L0: they block no cut and weigh
-  // nothing.
+  // nothing (L0RangesOf and holds_l0_data see only the others).
   const double sliver_bytes =
       static_cast<double>(limits.min_piece_bytes) / 8;
   const std::vector<L0Range> ranges = L0RangesOf(l0, ucmp, sliver_bytes);
@@ -410,8 +410,8 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
     return {};
   }
   // Where data is expected at all: intervals that hold the first key of an
-  // L1 file or of an L0 run, busy runs included (they weigh nothing, but the
-  // flush's keys fall there too).
+  // L1 file, an L0 range or a run of L0 files, busy runs included (they
+  // weigh nothing, but the flush's keys fall there too).
   std::vector<bool> holds_data(weight.size(), false);
   for (size_t j = 0; j < weight.size(); ++j) {
     holds_data[j] = weight[j] > 0;
@@ -433,7 +433,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
       std::max(total / static_cast<double>(limits.max_pieces),
                total * static_cast<double>(limits.min_piece_bytes) /
                    static_cast<double>(limits.flush_bytes));
-  // More runs than a flush may have pieces (no flush cut them so: a guard
+  // More guards than a flush may have pieces (no flush cut them so: a guard
   // set that grew in L0's gaps over time): then the guards thin too.
   const bool keep_guards = guards.size() <= limits.max_pieces;
   std::vector<std::string> keys;
