@@ -118,6 +118,47 @@ std::vector<L0Range> L0RangesOf(const std::vector<L0Span>& l0,
   return ranges_from(kept);
 }
 
+// A connected run of L0 files (files being compacted included): the span
+// from its first key to its last, its bytes, the flushes that wrote it, and
+// whether its first file is being compacted.
+struct L0Run {
+  L0Span span;
+  size_t flushes = 0;
+  bool starts_busy = false;
+};
+
+// L0's runs, ascending, from the same sweep as MaxDepth: a run starts where
+// the depth rises from 0 and ends where it falls back to 0.
+std::vector<L0Run> L0RunsOf(const std::vector<L0Span>& l0,
+                            const Comparator* ucmp) {
+  std::vector<L0Run> runs;
+  std::vector<std::vector<uint64_t>> epochs;
+  int depth = 0;
+  for (const End& e : SortedEnds(l0, ucmp, /*count_busy=*/true)) {
+    const L0Span& s = l0[e.span];
+    if (e.order == 1) {
+      if (depth == 0) {
+        runs.push_back({s, 0, s.busy});
+        runs.back().span.bytes = 0;
+        epochs.emplace_back();
+      }
+      runs.back().span.bytes += s.bytes;
+      epochs.back().push_back(s.epoch);
+      ++depth;
+    } else {
+      // Ends come in key order, an inclusive end after an exclusive one at
+      // the same key: the last end seen is the run's.
+      --depth;
+      runs.back().span.largest = e.key;
+      runs.back().span.exclusive_end = e.order == 0;
+    }
+  }
+  for (size_t i = 0; i < runs.size(); ++i) {
+    runs[i].flushes = DistinctEpochs(std::move(epochs[i]));
+  }
+  return runs;
+}
+
 }  // namespace
 
 bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
@@ -263,9 +304,6 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   auto less = [ucmp](const Slice& a, const Slice& b) {
     return ucmp->CompareWithoutTimestamp(a, b) < 0;
   };
-  auto by_first_key = [&](const L0Span& a, const L0Span& b) {
-    return less(a.smallest, b.smallest);
-  };
 
   // Files being compacted are leaving L0: they block no cut and weigh
   // nothing (L0RangesOf and holds_l0_data see only the others).
@@ -280,32 +318,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
     }
     return false;
   };
-  // L0's connected runs, files being compacted included: files by first
-  // key, merged while they overlap.
-  struct Run {
-    L0Span span;
-    std::vector<uint64_t> epochs;
-    bool starts_busy = false;  // its first file is being compacted
-  };
-  std::vector<L0Span> sorted_l0 = l0;
-  std::sort(sorted_l0.begin(), sorted_l0.end(), by_first_key);
-  std::vector<Run> all_runs;
-  for (const L0Span& s : sorted_l0) {
-    if (!all_runs.empty() && UpToEnd(s.smallest, all_runs.back().span, ucmp)) {
-      L0Span& run = all_runs.back().span;
-      const int c = ucmp->CompareWithoutTimestamp(run.largest, s.largest);
-      if (c < 0) {
-        run.largest = s.largest;
-        run.exclusive_end = s.exclusive_end;
-      } else if (c == 0) {
-        run.exclusive_end = run.exclusive_end && s.exclusive_end;
-      }
-      run.bytes += s.bytes;
-    } else {
-      all_runs.push_back({s, {}, s.busy});
-    }
-    all_runs.back().epochs.push_back(s.epoch);
-  }
+  const std::vector<L0Run> all_runs = L0RunsOf(l0, ucmp);
 
   // The guards, the keys L0 already holds apart: kept (below), whatever the
   // weights say.
@@ -326,7 +339,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   for (const L0Range& r : ranges) {
     guards.push_back(r.start);
   }
-  for (const Run& r : all_runs) {
+  for (const L0Run& r : all_runs) {
     bool settled_inside = false;
     for (const L0Range& n : ranges) {
       settled_inside = settled_inside || (!less(n.start, r.span.smallest) &&
@@ -334,7 +347,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
     }
     const double per_flush =
         static_cast<double>(r.span.bytes) /
-        static_cast<double>(std::max<size_t>(DistinctEpochs(r.epochs), 1));
+        static_cast<double>(std::max<size_t>(r.flushes, 1));
     if (r.starts_busy && !settled_inside && per_flush >= sliver_bytes) {
       guards.push_back(r.span.smallest);
     }
@@ -416,7 +429,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   for (size_t j = 0; j < weight.size(); ++j) {
     holds_data[j] = weight[j] > 0;
   }
-  for (const Run& r : all_runs) {
+  for (const L0Run& r : all_runs) {
     holds_data[std::upper_bound(candidates.begin(), candidates.end(),
                                 r.span.smallest, less) -
                candidates.begin()] = true;
