@@ -99,6 +99,35 @@ SYSTEMS = {
                         "level0_file_num_compaction_trigger": "32",
                         "level0_slowdown_writes_trigger": "68",
                         "level0_stop_writes_trigger": "84"}),
+    # The same tree with fewer, larger memtables (issue 20, item 4b's
+    # choice of memtable size and depth, d x M = L1 in each): a 32 MiB
+    # flush is cut into up to 32 pieces of S_M/8 where vlsm-ranged-rs's
+    # 8 MiB flush makes 8, so a range is about a quarter as wide for the
+    # same bytes of L0. Stalls at the same bytes of L0 as vlsm-ranged-rs
+    # (544 and 672 MiB, rounded up to whole memtables), so only the
+    # memtable size differs.
+    "vlsm-ranged-rs32": (("8M", 8, 8, "ranged"),
+                         {"write_buffer_size": "32M",
+                          "max_write_buffer_number": "4",
+                          "max_bytes_for_level_base": "256M",
+                          "level0_file_num_compaction_trigger": "8",
+                          "level0_slowdown_writes_trigger": "17",
+                          "level0_stop_writes_trigger": "21"}),
+    "vlsm-ranged-rs64": (("8M", 8, 8, "ranged"),
+                         {"write_buffer_size": "64M",
+                          "max_write_buffer_number": "2",
+                          "max_bytes_for_level_base": "256M",
+                          "level0_file_num_compaction_trigger": "4",
+                          "level0_slowdown_writes_trigger": "9",
+                          "level0_stop_writes_trigger": "11"}),
+    # Ablation (issue 20, item 5): what plain tuning gets. Stock picking
+    # with vLSM's memtables and files (16 x 8 MiB), L0 trigger 8, L1 64 MiB,
+    # f 8; RocksDB's default stall triggers.
+    "rocksdb-small": (None, dict(ROCKSDB, write_buffer_size="8M",
+                                 max_write_buffer_number="16",
+                                 target_file_size_base="8M",
+                                 max_bytes_for_level_base="64M",
+                                 level0_file_num_compaction_trigger="8")),
 }
 
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}

@@ -16,8 +16,12 @@ import sys
 import unittest
 
 ROOT = WORK = DB_BENCH = YCSB = None
-COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "vlsm", "vlsm-ranged", "vlsm-ranged-rs")
-PRIORITY = {"vlsm": "kVlsm", "vlsm-ranged": "kVlsmRanged", "vlsm-ranged-rs": "kVlsmRanged"}
+COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "vlsm", "vlsm-ranged", "vlsm-ranged-rs",
+                    "vlsm-ranged-rs32", "rocksdb-small")
+PRIORITY = {"vlsm": "kVlsm", "vlsm-ranged": "kVlsmRanged", "vlsm-ranged-rs": "kVlsmRanged",
+            "vlsm-ranged-rs32": "kVlsmRanged"}
+# Memtables per system where it is not 16 (vLSM's) or 2 (RocksDB's).
+MEMTABLES = {"vlsm-ranged-rs32": "4", "rocksdb-small": "16"}
 
 # Fields each tool sets for itself, not part of a system: where its files
 # and logs go, its statistics, listeners and plug-ins (the table factory's
@@ -95,7 +99,7 @@ class Systems(unittest.TestCase):
                 self.assertEqual(diffs, [], system)
                 # The definition reached both: the system's own sizing.
                 self.assertEqual(a["CFOptions"]["max_write_buffer_number"],
-                                 "16" if system in PRIORITY else "2")
+                                 MEMTABLES.get(system, "16" if system in PRIORITY else "2"))
                 self.assertEqual(a["CFOptions"]["compaction_pri"],
                                  PRIORITY.get(system, "kMinOverlappingRatio"))
 
@@ -106,7 +110,8 @@ class Systems(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, p.stderr)
                 self.assertIn(f"unknown system '{name}' (one of: rocksdb rocksdb-io vlsm "
                               "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged "
-                              "vlsm-ranged-rs)",
+                              "vlsm-ranged-rs vlsm-ranged-rs32 vlsm-ranged-rs64 "
+                              "rocksdb-small)",
                               p.stderr)
                 self.assertEqual(p.stdout, "")
 
@@ -124,7 +129,8 @@ class Systems(unittest.TestCase):
         for name in systems.SYSTEMS:
             vlsm, shared, own = systems.settings(name)
             opts = systems.rocksdb_options(shared, own)
-            size = int(systems.to_bytes(vlsm[0] if vlsm else opts["write_buffer_size"]))
+            # A vLSM system's memtables are S_M unless it sets its own.
+            size = int(systems.to_bytes(opts.get("write_buffer_size") or vlsm[0]))
             self.assertEqual(size * int(opts["max_write_buffer_number"]), 128 << 20, name)
 
 
