@@ -54,6 +54,24 @@ size_t DistinctEpochs(std::vector<uint64_t> epochs) {
                              epochs.begin());
 }
 
+// Where L0's ranges start, ascending: sweeping the files' ends in key order,
+// at every file start that follows a file end (or opens the sweep). See
+// L0RangesOf below for why not only where runs of overlapping files start.
+std::vector<Slice> RangeStarts(const std::vector<L0Span>& l0,
+                               const Comparator* ucmp, bool count_busy) {
+  std::vector<Slice> starts;
+  bool after_end = true;
+  for (const End& e : SortedEnds(l0, ucmp, count_busy)) {
+    if (e.order == 1 && after_end &&
+        (starts.empty() ||
+         ucmp->CompareWithoutTimestamp(starts.back(), e.key) < 0)) {
+      starts.push_back(e.key);
+    }
+    after_end = e.order != 1;
+  }
+  return starts;
+}
+
 // A key range of L0 as flushes cut it: its first key, and one flush's share
 // of the bytes of the files that start in it (their bytes over the flushes
 // that wrote them).
@@ -76,15 +94,8 @@ std::vector<L0Range> L0RangesOf(const std::vector<L0Span>& l0,
   auto less = [ucmp](const Slice& a, const Slice& b) {
     return ucmp->CompareWithoutTimestamp(a, b) < 0;
   };
-  std::vector<Slice> starts;
-  bool after_end = true;
-  for (const End& e : SortedEnds(l0, ucmp, /*count_busy=*/false)) {
-    if (e.order == 1 && after_end &&
-        (starts.empty() || less(starts.back(), e.key))) {
-      starts.push_back(e.key);
-    }
-    after_end = e.order != 1;
-  }
+  const std::vector<Slice> starts =
+      RangeStarts(l0, ucmp, /*count_busy=*/false);
   // The ranges from `starts`: each file in the one that holds its first key.
   auto ranges_from = [&](const std::vector<Slice>& firsts) {
     std::vector<uint64_t> bytes(firsts.size(), 0);
@@ -222,6 +233,74 @@ double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
     return std::max(score, 1.0);
   }
   return score;
+}
+
+uint64_t RangedL0StepDebt(const std::vector<L0Span>& l0,
+                          const std::vector<L0Span>& l1,
+                          const Comparator* ucmp, int depth_trigger) {
+  // Files being compacted count: they stay in L0 until their step installs,
+  // as RocksDB's own estimate counts them.
+  const std::vector<Slice> starts = RangeStarts(l0, ucmp, /*count_busy=*/true);
+  if (starts.empty()) {
+    return 0;
+  }
+  auto range_of = [&](const Slice& key) {
+    const size_t k =
+        std::upper_bound(starts.begin(), starts.end(), key,
+                         [ucmp](const Slice& a, const Slice& b) {
+                           return ucmp->CompareWithoutTimestamp(a, b) < 0;
+                         }) -
+        starts.begin();
+    return k == 0 ? 0 : k - 1;
+  };
+  // Depth only rises where a file starts, and every range starts with a
+  // file start: a range's depth is the deepest the sweep gets at a start
+  // inside it. A file counts in the range that holds its first key, and the
+  // range reaches as far as its files do (its step's L1 files are the ones
+  // under that span).
+  std::vector<int> depth(starts.size(), 0);
+  int d = 0;
+  for (const End& e : SortedEnds(l0, ucmp, /*count_busy=*/true)) {
+    if (e.order == 1) {
+      ++d;
+      const size_t k = range_of(e.key);
+      depth[k] = std::max(depth[k], d);
+    } else {
+      --d;
+    }
+  }
+  std::vector<L0Span> spans(starts.size());
+  std::vector<bool> seen(starts.size(), false);
+  for (const L0Span& f : l0) {
+    const size_t k = range_of(f.smallest);
+    L0Span& r = spans[k];
+    if (!seen[k]) {
+      seen[k] = true;
+      r = f;
+      r.smallest = starts[k];
+      r.bytes = 0;
+    } else {
+      const int c = ucmp->CompareWithoutTimestamp(f.largest, r.largest);
+      if (c > 0 || (c == 0 && !f.exclusive_end)) {
+        r.largest = f.largest;
+        r.exclusive_end = f.exclusive_end;
+      }
+    }
+    r.bytes += f.bytes;
+  }
+  uint64_t debt = 0;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    if (depth[k] < std::max(depth_trigger, 1)) {
+      continue;
+    }
+    debt += spans[k].bytes;
+    for (const L0Span& f : l1) {
+      if (SpansOverlap(spans[k], f, ucmp)) {
+        debt += f.bytes;
+      }
+    }
+  }
+  return debt;
 }
 
 std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,

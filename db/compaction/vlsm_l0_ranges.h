@@ -4,7 +4,8 @@
 // OlderOverlapClosure drive the ranged pick (PickRangedL0 in vlsm_picker.h);
 // FlushSplitKeys cuts every flush (db/vlsm_flush_split.h); MaxDepth,
 // L0MemtablesWorth and RangedL0Score make L0's compaction score and its
-// write-stall count (VlsmAdjustCompactionScores, VlsmL0StallCount).
+// write-stall count (VlsmAdjustCompactionScores, VlsmL0StallCount);
+// RangedL0StepDebt the debt a write delay follows (VlsmWriteDelayDebt).
 //
 // Why. In the paper's layout L0 is a FIFO of whole flushes and each L0 -> L1
 // step takes one flush: narrow, but each step rewrites the L1 range for one
@@ -125,6 +126,28 @@ int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
 // without an L0 step scheduled to end it.
 double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
                      int slowdown_trigger);
+
+// The bytes L0 -> L1 steps owe now, as RocksDB's estimate of pending
+// compaction bytes counts L0 but range by range: every range of L0 (as the
+// flushes cut it; busy files included) whose depth has reached
+// `depth_trigger` owes its L0 bytes and the bytes of the L1 files its step
+// rewrites; a range below the trigger owes nothing yet.
+//
+// Why. The write controller adjusts a delay at every install by whether the
+// debt grew or fell since the last one (SetupDelay). RocksDB's L0 term is
+// all of L0 and all of L1 once L0 reaches its trigger. A ranged step moves
+// a range's bytes from L0 into L1 and leaves that sum as it was, so to the
+// controller each step looked like no progress, and each cut the delayed
+// rate again (x0.8) where one wide step over all of L0 drops the term and
+// raises the rate. Range by range, each step pays its own share.
+// Worked example: three ranges over L1 in thirds (1 MiB each), four
+// flushes deep at a trigger of 4, 1 MiB of L0 per range: the debt is
+// 3 x (1 + 1) = 6 MiB, as RocksDB's term. After a step over the middle
+// range L0 holds 2 MiB and L1 4 MiB: RocksDB's term is still 6; this one is
+// 4, the two ranges still at the trigger.
+uint64_t RangedL0StepDebt(const std::vector<L0Span>& l0,
+                          const std::vector<L0Span>& l1,
+                          const Comparator* ucmp, int depth_trigger);
 
 // How a flush may be cut.
 struct FlushSplitLimits {

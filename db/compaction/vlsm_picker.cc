@@ -372,6 +372,37 @@ int VlsmL0StallCount(const MutableCFOptions& moptions,
   return L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size);
 }
 
+uint64_t VlsmWriteDelayDebt(const VersionStorageInfo& vstorage,
+                            const MutableCFOptions& moptions) {
+  const uint64_t estimate = vstorage.estimated_compaction_needed_bytes();
+  if (moptions.compaction_pri != kVlsmRanged || vstorage.num_levels() < 2) {
+    return estimate;
+  }
+  // RocksDB's L0 term (VersionStorageInfo::EstimateCompactionBytesNeeded):
+  // all of L0 and all of the base level, once L0 holds the trigger's file
+  // count or the base level's target in bytes. Its overflow into the
+  // levels below stays in the estimate.
+  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
+  const uint64_t l0_bytes = TotalFileSize(l0);
+  const int base = std::max(vstorage.base_level(), 1);
+  const bool stock_triggered =
+      static_cast<int>(l0.size()) >=
+          moptions.level0_file_num_compaction_trigger ||
+      l0_bytes >= moptions.max_bytes_for_level_base;
+  const uint64_t stock_l0_term =
+      stock_triggered ? l0_bytes + vstorage.NumLevelBytes(base) : 0;
+  return estimate - std::min(estimate, stock_l0_term) +
+         RangedL0StepDebt(SpansOf(l0), SpansOf(vstorage.LevelFiles(base)),
+                          vstorage.user_comparator(),
+                          VlsmRangedDepthTriggerOf(vstorage, moptions));
+}
+
+int VlsmL0StallCountOf(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions) {
+  return VlsmL0StallCount(moptions, vstorage.LevelFiles(0),
+                          vstorage.NumLevelFiles(0));
+}
+
 std::vector<size_t> OrderL1FilesGoodFirst(
     const InternalKeyComparator& icmp,
     const std::vector<FileMetaData*>& l1_files,

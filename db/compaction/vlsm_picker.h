@@ -229,4 +229,25 @@ void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
 int VlsmL0StallCount(const MutableCFOptions& moptions,
                      const std::vector<FileMetaData*>& l0, int stock_count);
 
+// The compaction debt the write controller adjusts a write delay on
+// (SetupDelay compares it with its value at the previous install: grown or
+// unchanged, the delayed rate falls; fallen, it rises): RocksDB's estimate
+// of pending compaction bytes, except under kVlsmRanged, where L0's term is
+// taken range by range (RangedL0StepDebt in vlsm_l0_ranges.h, which says
+// why: with RocksDB's term every ranged step cut the delayed rate). Only
+// the delay's feedback uses it; the pending-compaction stall limits and the
+// DB properties keep RocksDB's own estimate, so a smaller number cannot
+// hide debt. Patch 0013 calls it from
+// ColumnFamilyData::RecalculateWriteStallConditions.
+uint64_t VlsmWriteDelayDebt(const VersionStorageInfo& vstorage,
+                            const MutableCFOptions& moptions);
+
+// L0's count against the stall triggers as VlsmL0StallCount gives it, for
+// the write-stall flags every flush listener is told (patch 0013, in
+// DBImpl::NotifyOnFlushBegin and NotifyOnFlushCompleted): stock's file count
+// there would tell a listener of the ranged layout that writes slow down
+// after a few split flushes, while they do not.
+int VlsmL0StallCountOf(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions);
+
 }  // namespace ROCKSDB_NAMESPACE

@@ -32,6 +32,12 @@ class VlsmPickerTest : public testing::TestWithParam<CompactionPri> {
         picker_(ioptions_, &icmp_) {
     mutable_cf_options_.RefreshDerivedOptions(ioptions_);
     ioptions_.cf_paths.emplace_back("dummy", ~uint64_t{0});
+    NewVersion();
+  }
+
+  // An empty version to add files to (files added before stay alive in
+  // files_: a test may build a second state after the first).
+  void NewVersion() {
     vstorage_ = std::make_unique<VersionStorageInfo>(
         &icmp_, icmp_.user_comparator(), options_.num_levels,
         kCompactionStyleLevel, nullptr, false,
@@ -675,6 +681,56 @@ TEST_P(RangedPickTest, IntoL0TakesAllPiecesOfAFlushOrNone) {
   EXPECT_TRUE(VlsmCheckL0Order(kMinOverlappingRatio, {L0Numbered({32, 20})}, 1,
                                l0, true, BytewiseComparator())
                   .ok());
+}
+
+// The write controller's feedback (VlsmWriteDelayDebt): a write delay is
+// adjusted at every install on whether the debt grew (the delayed rate
+// falls) or fell (it rises). Four flushes in thirds over L1 in thirds, at a
+// depth trigger of 4, owe all of L0 and L1: 3 + 3 MiB, as RocksDB's own
+// estimate says. After a ranged step over the middle range RocksDB's
+// estimate is as it was (L0 2 MiB, L1 4 MiB), so each step would cut the
+// delayed rate; the debt the delay uses falls by the middle range's L0 and
+// L1 bytes. The next flush raises it again.
+TEST_P(RangedPickTest, ARangedStepLowersTheDebtTheWriteDelayFollows) {
+  AddAlignedFlushesOverL1(4, /*depth_trigger=*/4);
+  const uint64_t stock_before = vstorage_->estimated_compaction_needed_bytes();
+  const uint64_t before = VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_);
+  EXPECT_EQ(stock_before, 6 * kMiB);
+  EXPECT_EQ(before, 6 * kMiB);
+
+  // The version after the step: the middle pieces are in L1's middle file.
+  auto after_step = [&](bool with_flush_5) {
+    NewVersion();
+    if (with_flush_5) {
+      AddAlignedFlush(5);
+    }
+    for (uint64_t e = 4; e >= 1; --e) {
+      AddL0(10 * e + 1, "a", "h", e);
+      AddL0(10 * e + 3, "q", "z", e);
+    }
+    Add(1, 10, "a", "h", 1 * kMiB);
+    Add(1, 13, "i", "p", 2 * kMiB);
+    Add(1, 12, "q", "z", 1 * kMiB);
+    Finalize();
+  };
+  after_step(false);
+  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), stock_before)
+      << "RocksDB's estimate does not see the step";
+  const uint64_t after = VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_);
+  EXPECT_EQ(after, before - 2 * kMiB);
+
+  after_step(true);
+  EXPECT_GT(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_), after);
+}
+
+// Under any other compaction_pri the delay follows RocksDB's estimate.
+TEST_P(RangedPickTest, OtherPrioritiesDelayOnRocksDBsEstimate) {
+  mutable_cf_options_.compaction_pri = kMinOverlappingRatio;
+  AddAlignedFlushesOverL1(4, /*depth_trigger=*/8);
+  EXPECT_EQ(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_),
+            vstorage_->estimated_compaction_needed_bytes());
+  EXPECT_EQ(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_), 6 * kMiB)
+      << "12 files reach the file trigger of 8";
 }
 
 INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsmRanged),

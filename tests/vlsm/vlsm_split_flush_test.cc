@@ -35,15 +35,28 @@ std::string TestDir(const std::string& name) {
 
 // The table files each flush job wrote, by job id (successful, non-empty),
 // and the sequence numbers the last completed flush reported.
+// Also the write-stall flags the last flush's begin and completion were
+// told (triggered_writes_slowdown, triggered_writes_stop).
 class FlushFiles : public EventListener {
  public:
+  using StallFlags = std::pair<bool, bool>;  // slowdown, stop
+  void OnFlushBegin(DB*, const FlushJobInfo& info) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    begin_flags_ = {info.triggered_writes_slowdown, info.triggered_writes_stop};
+  }
   void OnFlushCompleted(DB*, const FlushJobInfo& info) override {
     std::lock_guard<std::mutex> lock(mu_);
     last_seqnos_ = {info.smallest_seqno, info.largest_seqno};
+    completed_flags_ = {info.triggered_writes_slowdown,
+                        info.triggered_writes_stop};
   }
   std::pair<SequenceNumber, SequenceNumber> LastFlushSeqnos() {
     std::lock_guard<std::mutex> lock(mu_);
     return last_seqnos_;
+  }
+  std::pair<StallFlags, StallFlags> LastStallFlags() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return {begin_flags_, completed_flags_};
   }
   void OnTableFileCreated(const TableFileCreationInfo& info) override {
     if (info.reason != TableFileCreationReason::kFlush || !info.status.ok() ||
@@ -62,6 +75,8 @@ class FlushFiles : public EventListener {
   std::mutex mu_;
   std::map<int, std::vector<std::string>> by_job_;
   std::pair<SequenceNumber, SequenceNumber> last_seqnos_{0, 0};
+  StallFlags begin_flags_{false, false};
+  StallFlags completed_flags_{false, false};
 };
 
 // Fails the n-th table file opened for writing once armed, as a device
@@ -290,6 +305,56 @@ TEST(VlsmSplitFlushTest, PropertiesGiveL0sDepthBytesAndStallCount) {
   EXPECT_EQ(value, 1000u) << "the configured file count, whatever L1 holds";
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0Depth, &value));
   EXPECT_EQ(value, 4u) << "one more flush over every key";
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
+// The flush listeners are told whether writes slow down or stop in the
+// count the stall triggers compare (VlsmL0StallCount): L0's bytes in
+// memtables' worth, not its file count, which split flushes multiply.
+// Auto compactions are off here, so no stall really happens: the flags
+// alone are checked.
+TEST(VlsmSplitFlushTest, FlushListenersAreToldTheStallInMemtablesWorth) {
+  const std::string path = TestDir("stall_flags");
+  auto flushes = std::make_shared<FlushFiles>();
+  const Options options = RangedOptions(flushes);
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  ASSERT_GE(GrowL1AndFlushAcrossIt(db.get(), &model, flushes.get()).size(), 3u);
+  for (uint32_t seed = 2; seed <= 3; ++seed) {
+    WriteAcrossTheKeys(db.get(), &model, seed);
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  }
+  auto stall_count = [&] {
+    uint64_t value = 0;
+    EXPECT_TRUE(db->GetIntProperty(VlsmProperties::kL0StallCount, &value));
+    return value;
+  };
+  auto set_triggers = [&](uint64_t at) {
+    const std::string v = std::to_string(at);
+    ASSERT_TRUE(db->SetOptions({{"level0_slowdown_writes_trigger", v},
+                                {"level0_stop_writes_trigger", v}})
+                    .ok());
+  };
+  // Triggers at L0's file count: stock's flags would say both, at the
+  // flush's begin and after it; in memtables' worth L0 is far below.
+  const size_t files = L0Files(db.get()).size();
+  const uint64_t worth = stall_count();
+  ASSERT_LT(worth + 1, files) << "split flushes: more files than memtables";
+  set_triggers(files);
+  WriteAcrossTheKeys(db.get(), &model, 4);
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  ASSERT_LT(stall_count(), files);
+  using Flags = FlushFiles::StallFlags;
+  EXPECT_EQ(flushes->LastStallFlags().first, Flags(false, false)) << "begin";
+  EXPECT_EQ(flushes->LastStallFlags().second, Flags(false, false)) << "end";
+  // Triggers at L0's memtables' worth: both flags, before and after.
+  set_triggers(stall_count());
+  WriteAcrossTheKeys(db.get(), &model, 5);
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  EXPECT_EQ(flushes->LastStallFlags().first, Flags(true, true)) << "begin";
+  EXPECT_EQ(flushes->LastStallFlags().second, Flags(true, true)) << "end";
   db.reset();
   ASSERT_TRUE(DestroyDB(path, options).ok());
 }
