@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The main job: what vLSM is for, lower tail latency under load, in one
 # short run on this machine. Builds what it needs (Release), then runs one
-# open-loop YCSB Load A per system (RocksDB, RocksDB-IO, vLSM: defined in
-# scripts/bench/systems.py) at a fixed offered rate through the one Load A
-# script, and prints one table: write latency P50/P99/P99.9/max, stalls,
-# the widest compaction step, I/O amplification and CPU per operation,
-# plus one PNG of latency over time for all systems.
+# open-loop YCSB Load A per system (RocksDB, RocksDB-IO, vLSM and vLSM's
+# ranged L0 layout: defined in scripts/bench/systems.py) at a fixed
+# offered rate through the one Load A script, and prints one table: write
+# latency P50/P99/P99.9/max, stalls, the widest compaction step, I/O
+# amplification and CPU per operation, plus one PNG of latency over time
+# for all systems.
 #
 # usage: scripts/demo.sh [SETTINGS.env] [KEY=VALUE...]
 # Default settings: scripts/bench/eval/settings/demo.env (4 regions, 85 K
-# inserts/s, 3 minutes per system: about 11 minutes here, plus the build);
+# inserts/s, 3 minutes per system: about 15 minutes here, plus the build);
 # why that load is there. Any load_a.sh setting scales it, e.g.
 #   scripts/demo.sh RECORDS=48000000 MAX_SECONDS=1200
 # (scripts/bench/README.md, "Settings"). OUT=DIR puts the output elsewhere
