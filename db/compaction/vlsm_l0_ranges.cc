@@ -72,6 +72,20 @@ std::vector<Slice> RangeStarts(const std::vector<L0Span>& l0,
   return starts;
 }
 
+// The range (index into `starts`, ascending) that holds `key`: the last
+// start at or below it, or the first range for a key below every start (a
+// sliver dropped from the starts joins the range above it).
+size_t RangeHolding(const std::vector<Slice>& starts, const Slice& key,
+                    const Comparator* ucmp) {
+  const size_t k =
+      std::upper_bound(starts.begin(), starts.end(), key,
+                       [ucmp](const Slice& a, const Slice& b) {
+                         return ucmp->CompareWithoutTimestamp(a, b) < 0;
+                       }) -
+      starts.begin();
+  return k == 0 ? 0 : k - 1;
+}
+
 // A key range of L0 as flushes cut it: its first key, and one flush's share
 // of the bytes of the files that start in it (their bytes over the flushes
 // that wrote them).
@@ -91,9 +105,6 @@ struct L0Range {
 // are slivers and join the range below.
 std::vector<L0Range> L0RangesOf(const std::vector<L0Span>& l0,
                                 const Comparator* ucmp, double sliver_bytes) {
-  auto less = [ucmp](const Slice& a, const Slice& b) {
-    return ucmp->CompareWithoutTimestamp(a, b) < 0;
-  };
   const std::vector<Slice> starts =
       RangeStarts(l0, ucmp, /*count_busy=*/false);
   // The ranges from `starts`: each file in the one that holds its first key.
@@ -104,10 +115,7 @@ std::vector<L0Range> L0RangesOf(const std::vector<L0Span>& l0,
       if (s.busy || firsts.empty()) {
         continue;
       }
-      size_t k = std::upper_bound(firsts.begin(), firsts.end(), s.smallest,
-                                  less) -
-                 firsts.begin();
-      k = k == 0 ? 0 : k - 1;  // below every range (a sliver dropped): first
+      const size_t k = RangeHolding(firsts, s.smallest, ucmp);
       bytes[k] += s.bytes;
       epochs[k].push_back(s.epoch);
     }
@@ -245,13 +253,7 @@ uint64_t RangedL0StepDebt(const std::vector<L0Span>& l0,
     return 0;
   }
   auto range_of = [&](const Slice& key) {
-    const size_t k =
-        std::upper_bound(starts.begin(), starts.end(), key,
-                         [ucmp](const Slice& a, const Slice& b) {
-                           return ucmp->CompareWithoutTimestamp(a, b) < 0;
-                         }) -
-        starts.begin();
-    return k == 0 ? 0 : k - 1;
+    return RangeHolding(starts, key, ucmp);
   };
   // Depth only rises where a file starts, and every range starts with a
   // file start: a range's depth is the deepest the sweep gets at a start
