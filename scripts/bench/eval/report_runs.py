@@ -5,9 +5,11 @@ usage: report_runs.py OUT_DIR [--markdown FILE [--section TAG]] [--json FILE]
                       [--figures DIR]
 
 Each system's closed-loop rate per workload after Load A, and open-loop
-Run A-D at one percentage of
+Run A-E at one percentage of
 RocksDB's rate: read and write latency apart, as the paper's "Run A-R" and
-"Run A-W"), plus the Run A read P99 target. --markdown replaces the text
+"Run A-W" (Run E's read side is its scans), the L0 depth each run began
+with, plus the Run A read P99 target (vLSM against RocksDB-IO) and the
+ranged layout's read target (against RocksDB, every run). --markdown replaces the text
 between "<!-- TAG:begin -->" and "<!-- TAG:end -->" (TAG default:
 eval-runs); --json writes every figure of the tables; --figures DIR draws
 run_p99_<pct>.png, read and write P99 per run and system (scripts/plot.py).
@@ -32,16 +34,28 @@ WORKLOAD_ORDER = "abcdef"
 READ_TARGET = 12  # Run A read P99: RocksDB-IO / vLSM at least this
 
 
+def side_figures(rep):
+    """The read side and the write side of one run's latency (ms), and the
+    L0 depth its lookups met at the start. Run E reads by scanning, so its
+    scans are its read side; A and B update, D and E insert, C only reads.
+    L0 depth (the most L0 files over one key) is the deepest region's
+    first sample: run_abcd.sh settles the tree before every run, so that
+    is L0 at rest, the L0 files a point lookup may have to check (the
+    ranged layout keeps up to its depth trigger - 1 there)."""
+    lat = rep["latency_us"]
+    read = lat.get("read") or lat.get("scan")
+    write = lat.get("update") or lat.get("insert")
+    first = [m["samples"][0]["l0_depth"] for m in rep["lsm_metrics"] if m["samples"]]
+
+    def ms(d):
+        return {k: d[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} if d else None
+    return {"read": ms(read), "write": ms(write), "not_found": rep.get("not_found", 0),
+            "l0_depth_at_start": max(first) if first else None}
+
+
 def run_figures(path):
     rep, fig = read_run(path)
-    lat = rep["latency_us"]
-    # The write a workload does: A and B update, D inserts, C none.
-    write = lat.get("update") or lat.get("insert")
-    fig["read"] = {k: lat["read"][k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} \
-        if "read" in lat else None
-    fig["write"] = {k: write[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} \
-        if write else None
-    fig["not_found"] = rep.get("not_found", 0)
+    fig.update(side_figures(rep))
     return fig
 
 
@@ -93,14 +107,18 @@ def render(runs, config):
                              fmt(max(x["max"] for x in (f["read"], f["write"]) if x), 1),
                              f"{fmt(f['stall_s'])} / {fmt(f['longest_stall_s'], 2)}",
                              fmt(f["io_amplification"], 2) if f["write"] else "–",
-                             fmt(f["cpu_us_per_op"], 2)])
-        out += [f"**Run A-D, open loop at {pct}% of RocksDB's closed-loop rate for each "
-                "run** (latency in ms; R = reads, W = updates, or inserts in Run D):", ""]
+                             fmt(f["cpu_us_per_op"], 2),
+                             fmt(f.get("l0_depth_at_start"))])
+        out += [f"**Run A-E, open loop at {pct}% of RocksDB's closed-loop rate for each "
+                "run** (latency in ms; R = reads, or scans in Run E; W = updates, or "
+                "inserts in Runs D and E; L0 depth: the most L0 files over one key "
+                "when the run began, on the settled tree):", ""]
         out.append(table(["run", "system", "offered", "achieved", "R P50", "R P99",
                           "R P99.9", "W P99", "W P99.9", "max", "stall s / longest",
-                          "bytes moved / written", "CPU µs/op"], rows))
+                          "bytes moved / written", "CPU µs/op", "L0 depth"], rows))
         out.append("")
         out += render_read_target(runs, kind)
+        out += render_ranged_read_target(runs, kind)
     out += render_machine([("-".join((k, w, d, s)), runs[(k, w, d, s)])
                            for k in ["closed"] + kinds for w, d in ordered_workloads(runs)
                            for s in systems if (k, w, d, s) in runs])
@@ -121,6 +139,29 @@ def render_read_target(runs, kind):
     return [f"**Target: Run A read P99 at least {READ_TARGET}× lower than RocksDB-IO's** "
             f"({kind[3:]}% load):", "",
             table(["run", "RocksDB-IO / vLSM read P99", "ratio", "verdict"], rows), ""]
+
+
+def render_ranged_read_target(runs, kind):
+    """Issue 20's read target, per run: each ranged layout's read P99 (scan
+    P99 in Run E) not above RocksDB's. L0 pieces cost reads (a lookup may
+    check every L0 file over its key), so this is where they would show."""
+    rows = []
+    for w, d in ordered_workloads(runs):
+        b = runs.get((kind, w, d, "rocksdb"))
+        for s in systems_of({(k, s): None for k, _, _, s in runs}):
+            v = runs.get((kind, w, d, s))
+            if not (s.startswith("vlsm-ranged") and v and b and v["read"] and b["read"]):
+                continue
+            r = v["read"]["p99"] / b["read"]["p99"]
+            rows.append([f"Run {w.upper()} {d}", s,
+                         f"{fmt(b['read']['p99'], 2)} / {fmt(v['read']['p99'], 2)} ms",
+                         f"{r:.2f}×", "met" if r <= 1 else "**missed**"])
+    if not rows:
+        return []
+    return [f"**Target: the ranged layout's read P99 (scans in Run E) not above "
+            f"RocksDB's** ({kind[3:]}% load):", "",
+            table(["run", "system", "RocksDB / ranged read P99", "ratio", "verdict"], rows),
+            ""]
 
 
 def figures(runs, fig_dir):
