@@ -103,9 +103,12 @@ SYSTEMS = {
     # choice of memtable size and depth, d x M = L1 in each): a 32 MiB
     # flush is cut into up to 32 pieces of S_M/8 where vlsm-ranged-rs's
     # 8 MiB flush makes 8, so a range is about a quarter as wide for the
-    # same bytes of L0. Stalls at the same bytes of L0 as vlsm-ranged-rs
-    # (544 and 672 MiB, rounded up to whole memtables), so only the
-    # memtable size differs.
+    # same bytes of L0. Stall triggers of 544 and 672 MiB as for
+    # vlsm-ranged-rs; but the stall count rounds L0 up to whole memtables
+    # (L0MemtablesWorth), so a slowdown starts once L0 is over 16 x 32 =
+    # 512 MiB here and over 67 x 8 = 536 MiB there (and a stop over 640
+    # and 664 MiB). The published runs used these triggers; 18 / 22 would
+    # start them over 544 and 672 MiB.
     "vlsm-ranged-rs32": (("8M", 8, 8, "ranged"),
                          {"write_buffer_size": "32M",
                           "max_write_buffer_number": "4",
