@@ -1,9 +1,12 @@
-// Disk full in vLSM mode: on a small filesystem this test mounts itself (tmpfs
-// with a size limit; else an ext4 image on a loop device), a DB fills the
-// space until RocksDB reports NoSpace. Checked: writes fail cleanly with
-// NoSpace, nothing acknowledged is lost, and once space is freed (a ballast
-// file written first is deleted) DB::Resume() brings the DB back in vLSM mode:
-// compaction_pri is still kVlsm and more writes and compactions succeed.
+// Disk full in vLSM mode, in each L0 layout (the paper's single-file L0,
+// kVlsm, and the ranged L0 of issue 20, kVlsmRanged, whose flushes write
+// several pieces and whose steps take one key range): on a small filesystem
+// this test mounts itself (tmpfs with a size limit; else an ext4 image on a
+// loop device), a DB fills the space until RocksDB reports NoSpace. Checked:
+// writes fail cleanly with NoSpace, nothing acknowledged is lost, L0's read
+// order holds, and once space is freed (a ballast file written first is
+// deleted) DB::Resume() brings the DB back in the same layout: compaction_pri
+// is unchanged and more writes and compactions succeed.
 //
 // Mounting needs root (or CAP_SYS_ADMIN). Without it the test is skipped and
 // the binary exits 77, which ctest reports as "Skipped" (SKIP_RETURN_CODE).
@@ -18,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -64,7 +68,7 @@ class Observer : public EventListener {
   std::atomic<int> recoveries{0};
 };
 
-class DiskFullTest : public testing::Test {
+class DiskFullTest : public testing::TestWithParam<VlsmL0Layout> {
  protected:
   void SetUp() override {
     mnt_ = TmpDir() + "/disk_full_mnt";
@@ -96,6 +100,11 @@ class DiskFullTest : public testing::Test {
       EXPECT_TRUE(Shell("umount " + mnt_)) << "umount " << mnt_;
     }
     std::remove(image_.c_str());
+  }
+
+  // The compaction_pri the layout runs as, before and after the fault.
+  CompactionPri Pri() const {
+    return GetParam() == VlsmL0Layout::kRanged ? kVlsmRanged : kVlsm;
   }
 
   std::string mnt_, image_, fs_;
@@ -136,7 +145,7 @@ void ExpectMatchesModel(DB* db, const Model& model, const char* when) {
   EXPECT_EQ(scanned, present) << when << ": keys found by a full scan vs by Get";
 }
 
-TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
+TEST_P(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
   if (skipped) return;
   // The ballast takes space first, so that deleting it frees some later.
   const std::string ballast = mnt_ + "/ballast";
@@ -153,7 +162,10 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
   Options options;
   options.create_if_missing = true;
   options.compression = kNoCompression;
-  ASSERT_OK(ConfigureVlsm(&options, {64 << 10, 8, 32}));
+  VlsmOptions vlsm{64 << 10, 8, 32};
+  vlsm.l0_layout = GetParam();
+  ASSERT_OK(ConfigureVlsm(&options, vlsm));
+  ASSERT_EQ(options.compaction_pri, Pri());
   auto observer = std::make_shared<Observer>();
   options.listeners.push_back(observer);
   auto read_order = std::make_shared<ReadOrderChecker>();  // issue 19
@@ -236,7 +248,7 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
               "ended: %d)\n",
               kBallastMiB, resumed.ToString().c_str(), busy, observer->recoveries.load());
   ASSERT_OK(resumed);
-  EXPECT_EQ(db->GetOptions().compaction_pri, kVlsm);
+  EXPECT_EQ(db->GetOptions().compaction_pri, Pri());
   ExpectMatchesModel(db.get(), model, "after Resume");
 
   const int compactions_before = observer->compactions_ok.load();
@@ -270,7 +282,7 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
     more = write_more(2);
   }
   ASSERT_OK(more);
-  EXPECT_EQ(db->GetOptions().compaction_pri, kVlsm);
+  EXPECT_EQ(db->GetOptions().compaction_pri, Pri());
   EXPECT_GT(observer->compactions_ok.load(), compactions_before)
       << "no compaction succeeded after Resume";
   ExpectMatchesModel(db.get(), model, "after more writes");
@@ -280,12 +292,30 @@ TEST_F(DiskFullTest, NoSpaceFailsWritesCleanlyAndResumeContinuesInVlsmMode) {
   db.reset();
   ASSERT_OK(DB::Open(options, path, &raw));
   db.reset(raw);
-  EXPECT_EQ(db->GetOptions().compaction_pri, kVlsm);
+  EXPECT_EQ(db->GetOptions().compaction_pri, Pri());
   ExpectMatchesModel(db.get(), model, "after reopen");
   EXPECT_OK(db->VerifyChecksum());
   EXPECT_GT(read_order->checks(), 0);
   EXPECT_EQ(read_order->violations(), std::vector<std::string>{});
+
+  // Nothing a failed job wrote is left behind: after the reopen every SST in
+  // the directory is live. A split flush that ran out of space after its
+  // first pieces must not leave those pieces on the full disk.
+  std::vector<LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  std::set<std::string> live_names;
+  for (const LiveFileMetaData& f : live) live_names.insert(f.relative_filename);
+  std::vector<std::string> children;
+  ASSERT_OK(options.env->GetChildren(path, &children));
+  for (const std::string& name : children) {
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".sst") == 0) {
+      EXPECT_EQ(live_names.count(name), 1u) << "an SST no version holds: " << name;
+    }
+  }
 }
+
+INSTANTIATE_TEST_CASE_P(L0Layouts, DiskFullTest,
+                        testing::Values(VlsmL0Layout::kSingleFile, VlsmL0Layout::kRanged));
 
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE
