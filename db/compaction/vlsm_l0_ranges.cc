@@ -1,6 +1,7 @@
 #include "db/compaction/vlsm_l0_ranges.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <utility>
 
@@ -375,6 +376,48 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
   return closure;
 }
 
+namespace {
+
+// See FlushSplitKeys in the header: each guard moves down to the highest L1
+// boundary (an L1 file's first key, the first file's excepted) at or below
+// it, if that is above the guard below it and L0 holds no data (files being
+// compacted aside) from there up to the guard. Guards stay ascending and
+// distinct. Worked example: L0's run [h, z] above [a, f]; L1's files [a, f]
+// and [g, z]: the guard "h" becomes "g", so the next flush's keys in [g, h)
+// land in the range that L1's file [g, z] lies under.
+void AlignGuardsWithL1(const std::vector<L0Span>& l0,
+                       const std::vector<L0Span>& l1, const Comparator* ucmp,
+                       std::vector<Slice>* guards) {
+  auto less = [ucmp](const Slice& a, const Slice& b) {
+    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+  };
+  for (size_t i = 0; i < guards->size(); ++i) {
+    const Slice guard = (*guards)[i];
+    // The highest L1 boundary at or below the guard.
+    const auto above = std::upper_bound(
+        l1.begin() + std::min<size_t>(l1.size(), 1), l1.end(), guard,
+        [&](const Slice& key, const L0Span& f) { return less(key, f.smallest); });
+    if (above == l1.begin() + std::min<size_t>(l1.size(), 1)) {
+      continue;  // no boundary at or below it
+    }
+    const Slice boundary = std::prev(above)->smallest;
+    if (!less(boundary, guard) || (i > 0 && !less((*guards)[i - 1], boundary))) {
+      continue;  // already there, or at or below the guard under it
+    }
+    L0Span between{boundary, guard};
+    between.exclusive_end = true;  // [boundary, guard)
+    bool holds_data = false;
+    for (const L0Span& s : l0) {
+      holds_data = holds_data || (!s.busy && SpansOverlap(s, between, ucmp));
+    }
+    if (!holds_data) {
+      (*guards)[i] = boundary;
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                                         const std::vector<L0Span>& l1,
                                         const Comparator* ucmp,
@@ -442,6 +485,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                 keys->end());
   };
   sort_distinct(&guards);
+  AlignGuardsWithL1(l0, l1, ucmp, &guards);
   // How many flushes' files (not being compacted) hold keys on both sides
   // of `key`.
   auto flushes_straddling = [&](const Slice& key) {

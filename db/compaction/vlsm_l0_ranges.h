@@ -181,8 +181,14 @@ struct FlushSplitLimits {
 // split again. The first key of a run that starts with busy files is still
 // a guard (below): a flush written during a step over [g, p) cuts at g. Once
 // such a flush's piece is in L0, the first key of its run, h, is the guard
-// instead, and g is not cut (cutting both would leave [g, h), a key or two,
-// as a sliver range that every later flush cuts again).
+// instead, and not both are cut (that would leave [g, h), a key or two, as
+// a sliver range that every later flush cuts again).
+// Every guard then moves down to the highest L1 boundary at or below it
+// where L0 holds no other data between the two (and no lower than the guard
+// below): so h becomes g again, where the step's L1 files start. Cut at h,
+// later flushes' keys in [g, h) would go to the range below, whose pieces
+// would reach into the L1 file starting at g, and each step over that range
+// would rewrite the file for a key or two.
 // Every guard is always cut once any data (an L1 file, an L0 run, busy or
 // not) is expected below it: L0's guards are kept, or the ranges would
 // coarsen flush by flush, each flush's wider piece merging L0's runs for
