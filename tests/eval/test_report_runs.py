@@ -1,6 +1,6 @@
 """report_runs.py's figures on made-up ycsb_vlsm reports: Run E's read
 side is its scans, every run carries the L0 depth its lookups met at the
-start, and the ranged layout's read target (issue 20: read and scan P99
+start (and the L0 files a scan merges), and the ranged layout's read target (issue 20: read and scan P99
 not above RocksDB's) is judged per run."""
 import os
 import sys
@@ -53,10 +53,13 @@ class SideFiguresTest(unittest.TestCase):
         f = report_runs.side_figures(report({"read": latency(4)},
                                             [region(5, 40), region(31, 2)]))
         self.assertEqual(f["l0_depth_at_start"], 31)
+        # A scan merges every L0 file of its region: the most in one region.
+        self.assertEqual(f["l0_files_at_start"], 4 * 31)
 
     def test_a_run_too_short_to_be_sampled_has_no_l0_depth(self):
         f = report_runs.side_figures(report({"read": latency(4)}, [region()]))
         self.assertIsNone(f["l0_depth_at_start"])
+        self.assertIsNone(f["l0_files_at_start"])
 
 
 class RangedReadTargetTest(unittest.TestCase):

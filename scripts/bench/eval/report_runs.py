@@ -41,16 +41,19 @@ def side_figures(rep):
     L0 depth (the most L0 files over one key) is the deepest region's
     first sample: run_abcd.sh settles the tree before every run, so that
     is L0 at rest, the L0 files a point lookup may have to check (the
-    ranged layout keeps up to its depth trigger - 1 there)."""
+    ranged layout keeps up to its depth trigger - 1 there); and the L0
+    files a scan merges (an iterator has a child for every L0 file of its
+    region, whatever its keys), the most in one region."""
     lat = rep["latency_us"]
     read = lat.get("read") or lat.get("scan")
     write = lat.get("update") or lat.get("insert")
-    first = [m["samples"][0]["l0_depth"] for m in rep["lsm_metrics"] if m["samples"]]
+    first = [m["samples"][0] for m in rep["lsm_metrics"] if m["samples"]]
 
     def ms(d):
         return {k: d[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} if d else None
     return {"read": ms(read), "write": ms(write), "not_found": rep.get("not_found", 0),
-            "l0_depth_at_start": max(first) if first else None}
+            "l0_depth_at_start": max(f["l0_depth"] for f in first) if first else None,
+            "l0_files_at_start": max(f["l0_files"] for f in first) if first else None}
 
 
 def run_figures(path):
@@ -108,14 +111,15 @@ def render(runs, config):
                              f"{fmt(f['stall_s'])} / {fmt(f['longest_stall_s'], 2)}",
                              fmt(f["io_amplification"], 2) if f["write"] else "–",
                              fmt(f["cpu_us_per_op"], 2),
-                             fmt(f.get("l0_depth_at_start"))])
+                             f"{fmt(f.get('l0_depth_at_start'))} / "
+                             f"{fmt(f.get('l0_files_at_start'))}"])
         out += [f"**Run A-E, open loop at {pct}% of RocksDB's closed-loop rate for each "
                 "run** (latency in ms; R = reads, or scans in Run E; W = updates, or "
-                "inserts in Runs D and E; L0 depth: the most L0 files over one key "
-                "when the run began, on the settled tree):", ""]
+                "inserts in Runs D and E; L0 depth / files: the most L0 files over one "
+                "key, and all L0 files, when the run began, on the settled tree):", ""]
         out.append(table(["run", "system", "offered", "achieved", "R P50", "R P99",
                           "R P99.9", "W P99", "W P99.9", "max", "stall s / longest",
-                          "bytes moved / written", "CPU µs/op", "L0 depth"], rows))
+                          "bytes moved / written", "CPU µs/op", "L0 depth / files"], rows))
         out.append("")
         out += render_read_target(runs, kind)
         out += render_ranged_read_target(runs, kind)
