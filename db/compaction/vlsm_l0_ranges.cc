@@ -378,6 +378,18 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
 
 namespace {
 
+// Whether L0 holds data in `range`: files being compacted are leaving L0
+// and do not count (the flush cut's one test of "L0 holds data there").
+bool L0HoldsDataIn(const std::vector<L0Span>& l0, const L0Span& range,
+                   const Comparator* ucmp) {
+  for (const L0Span& s : l0) {
+    if (!s.busy && SpansOverlap(s, range, ucmp)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // See FlushSplitKeys in the header: each guard moves down to the highest L1
 // boundary (an L1 file's first key, the first file's excepted) at or below
 // it, if that is above the guard below it and L0 holds no data (files being
@@ -391,13 +403,15 @@ void AlignGuardsWithL1(const std::vector<L0Span>& l0,
   auto less = [ucmp](const Slice& a, const Slice& b) {
     return ucmp->CompareWithoutTimestamp(a, b) < 0;
   };
+  // L1's boundaries: every file's first key but the first file's.
+  const auto first_boundary = l1.begin() + std::min<size_t>(l1.size(), 1);
   for (size_t i = 0; i < guards->size(); ++i) {
     const Slice guard = (*guards)[i];
     // The highest L1 boundary at or below the guard.
     const auto above = std::upper_bound(
-        l1.begin() + std::min<size_t>(l1.size(), 1), l1.end(), guard,
+        first_boundary, l1.end(), guard,
         [&](const Slice& key, const L0Span& f) { return less(key, f.smallest); });
-    if (above == l1.begin() + std::min<size_t>(l1.size(), 1)) {
+    if (above == first_boundary) {
       continue;  // no boundary at or below it
     }
     const Slice boundary = std::prev(above)->smallest;
@@ -406,11 +420,7 @@ void AlignGuardsWithL1(const std::vector<L0Span>& l0,
     }
     L0Span between{boundary, guard};
     between.exclusive_end = true;  // [boundary, guard)
-    bool holds_data = false;
-    for (const L0Span& s : l0) {
-      holds_data = holds_data || (!s.busy && SpansOverlap(s, between, ucmp));
-    }
-    if (!holds_data) {
+    if (!L0HoldsDataIn(l0, between, ucmp)) {
       (*guards)[i] = boundary;
     }
   }
@@ -430,18 +440,10 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   };
 
   // Files being compacted are leaving L0: they block no cut and weigh
-  // nothing (L0RangesOf and holds_l0_data see only the others).
+  // nothing (L0RangesOf and L0HoldsDataIn see only the others).
   const double sliver_bytes =
       static_cast<double>(limits.min_piece_bytes) / 8;
   const std::vector<L0Range> ranges = L0RangesOf(l0, ucmp, sliver_bytes);
-  auto holds_l0_data = [&](const L0Span& range) {
-    for (const L0Span& s : l0) {
-      if (!s.busy && SpansOverlap(s, range, ucmp)) {
-        return true;
-      }
-    }
-    return false;
-  };
   const std::vector<L0Run> all_runs = L0RunsOf(l0, ucmp);
 
   // The guards, the keys L0 already holds apart: kept (below), whatever the
@@ -512,7 +514,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
   //    flushes deep, a cut would split data they keep together.
   std::vector<Slice> candidates = guards;
   for (size_t i = 1; i < l1.size(); ++i) {
-    if (!holds_l0_data(l1[i]) || flushes_straddling(l1[i].smallest) == 1) {
+    if (!L0HoldsDataIn(l0, l1[i], ucmp) || flushes_straddling(l1[i].smallest) == 1) {
       candidates.push_back(l1[i].smallest);
     }
   }

@@ -150,11 +150,13 @@ def render_ranged_read_target(runs, kind):
     P99 in Run E) not above RocksDB's. L0 pieces cost reads (a lookup may
     check every L0 file over its key), so this is where they would show."""
     rows = []
+    ranged = [s for s in systems_of({(k, s): None for k, _, _, s in runs})
+              if s.startswith("vlsm-ranged")]
     for w, d in ordered_workloads(runs):
         b = runs.get((kind, w, d, "rocksdb"))
-        for s in systems_of({(k, s): None for k, _, _, s in runs}):
+        for s in ranged:
             v = runs.get((kind, w, d, s))
-            if not (s.startswith("vlsm-ranged") and v and b and v["read"] and b["read"]):
+            if not (v and b and v["read"] and b["read"]):
                 continue
             r = v["read"]["p99"] / b["read"]["p99"]
             rows.append([f"Run {w.upper()} {d}", s,
