@@ -29,25 +29,45 @@ std::vector<std::string> VlsmFlushSplitKeysFor(
       moptions.enable_blob_files || timestamp_size > 0 || atomic_flush) {
     return {};
   }
-  // Guards come from L1's files; while L1 is empty (manual compactions to
-  // the bottom, or early on), from the first level below with files, as
-  // Pebble takes them from Lbase: the key space is cut where the data is.
-  int lbase = std::max(base.base_level(), 1);
-  while (lbase < base.num_levels() && base.LevelFiles(lbase).empty()) {
-    ++lbase;
-  }
-  if (lbase >= base.num_levels()) {
-    return {};
-  }
   FlushSplitLimits limits;
   for (const ReadOnlyMemTable* m : mems) {
     limits.flush_bytes += m->GetDataSize();
   }
-  limits.min_piece_bytes = moptions.target_file_size_base / 8;
+  limits.min_piece_bytes = VlsmMinFlushPieceBytes(moptions);
   limits.max_pieces = kVlsmMaxFlushPieces;
+  const int level = VlsmGuardLevel(base);
+  if (level >= base.num_levels()) {
+    return {};
+  }
   return FlushSplitKeys(SpansOf(base.LevelFiles(0)),
-                        SpansOf(base.LevelFiles(lbase)),
+                        SpansOf(base.LevelFiles(level)),
                         ioptions.user_comparator, limits);
+}
+
+uint64_t VlsmMinFlushPieceBytes(const MutableCFOptions& moptions) {
+  return moptions.target_file_size_base / 8;
+}
+
+int VlsmGuardLevel(const VersionStorageInfo& base) {
+  // Guards come from L1's files; while L1 is empty (manual compactions to
+  // the bottom, or early on), from the first level below with files, as
+  // Pebble takes them from Lbase: the key space is cut where the data is.
+  int level = std::max(base.base_level(), 1);
+  while (level < base.num_levels() && base.LevelFiles(level).empty()) {
+    ++level;
+  }
+  return level;
+}
+
+std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
+                                        const ImmutableCFOptions& ioptions,
+                                        const VersionStorageInfo& base) {
+  const int level = VlsmGuardLevel(base);
+  const std::vector<L0Span> below =
+      level < base.num_levels() ? SpansOf(base.LevelFiles(level))
+                                : std::vector<L0Span>{};
+  return L0GuardKeys(SpansOf(base.LevelFiles(0)), below,
+                     ioptions.user_comparator, VlsmMinFlushPieceBytes(moptions));
 }
 
 namespace {

@@ -80,6 +80,22 @@ std::vector<std::string> VlsmFlushSplitKeysFor(
     bool atomic_flush, size_t timestamp_size, const VersionStorageInfo& base,
     const autovector<ReadOnlyMemTable*>& mems);
 
+// No piece of a flush is expected smaller than this (S_M / 8), and a range
+// of L0 whose flushes wrote less than an eighth of it each is a sliver, not
+// a guard (FlushSplitKeys).
+uint64_t VlsmMinFlushPieceBytes(const MutableCFOptions& moptions);
+
+// The level guards are taken from: L1, or while L1 is empty the first level
+// below it with files; num_levels() if every level below L0 is empty.
+int VlsmGuardLevel(const VersionStorageInfo& base);
+
+// The guards of `base` (L0GuardKeys): where a flush starting on it is cut
+// whatever the weights say, and where ranged L0 -> L1 steps cut their L1
+// outputs (db/compaction/vlsm_l1_guard_cuts.h). With the DB mutex held.
+std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
+                                        const ImmutableCFOptions& ioptions,
+                                        const VersionStorageInfo& base);
+
 // Builds one L0 file from `iter` and `range_dels` into `meta` (whose file
 // number it uses): FlushJob's BuildTable call, with its table properties,
 // input entry count and memtable payload and garbage bytes.

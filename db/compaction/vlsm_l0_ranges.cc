@@ -426,28 +426,30 @@ void AlignGuardsWithL1(const std::vector<L0Span>& l0,
   }
 }
 
-}  // namespace
-
-std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
-                                        const std::vector<L0Span>& l1,
-                                        const Comparator* ucmp,
-                                        const FlushSplitLimits& limits) {
-  if (l1.empty() || limits.max_pieces <= 1 || limits.flush_bytes == 0) {
-    return {};
-  }
+// Sorts `keys` ascending and drops repeats.
+void SortDistinct(std::vector<Slice>* keys, const Comparator* ucmp) {
   auto less = [ucmp](const Slice& a, const Slice& b) {
     return ucmp->CompareWithoutTimestamp(a, b) < 0;
   };
+  std::sort(keys->begin(), keys->end(), less);
+  keys->erase(std::unique(keys->begin(), keys->end(),
+                          [&](const Slice& a, const Slice& b) {
+                            return !less(a, b) && !less(b, a);
+                          }),
+              keys->end());
+}
 
-  // Files being compacted are leaving L0: they block no cut and weigh
-  // nothing (L0RangesOf and L0HoldsDataIn see only the others).
-  const double sliver_bytes =
-      static_cast<double>(limits.min_piece_bytes) / 8;
-  const std::vector<L0Range> ranges = L0RangesOf(l0, ucmp, sliver_bytes);
-  const std::vector<L0Run> all_runs = L0RunsOf(l0, ucmp);
-
-  // The guards, the keys L0 already holds apart: kept (below), whatever the
-  // weights say.
+// The guards (see FlushSplitKeys in the header), ascending and distinct,
+// from L0's ranges and runs as L0RangesOf and L0RunsOf found them, each then
+// moved down to L1 (AlignGuardsWithL1):
+std::vector<Slice> GuardsOf(const std::vector<L0Span>& l0,
+                            const std::vector<L0Span>& l1,
+                            const std::vector<L0Range>& ranges,
+                            const std::vector<L0Run>& all_runs,
+                            const Comparator* ucmp, double sliver_bytes) {
+  auto less = [ucmp](const Slice& a, const Slice& b) {
+    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+  };
   // - The first key of every range of L0 (L0RangesOf above; not slivers:
   //   where each flush has a key or two, each flush's keys are ranges of
   //   their own, and as guards each flush would add more, until they passed
@@ -478,16 +480,35 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
       guards.push_back(r.span.smallest);
     }
   }
-  auto sort_distinct = [&](std::vector<Slice>* keys) {
-    std::sort(keys->begin(), keys->end(), less);
-    keys->erase(std::unique(keys->begin(), keys->end(),
-                            [&](const Slice& a, const Slice& b) {
-                              return !less(a, b) && !less(b, a);
-                            }),
-                keys->end());
-  };
-  sort_distinct(&guards);
+  SortDistinct(&guards, ucmp);
   AlignGuardsWithL1(l0, l1, ucmp, &guards);
+  return guards;
+}
+
+}  // namespace
+
+std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
+                                        const std::vector<L0Span>& l1,
+                                        const Comparator* ucmp,
+                                        const FlushSplitLimits& limits) {
+  if (l1.empty() || limits.max_pieces <= 1 || limits.flush_bytes == 0) {
+    return {};
+  }
+  auto less = [ucmp](const Slice& a, const Slice& b) {
+    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+  };
+
+  // Files being compacted are leaving L0: they block no cut and weigh
+  // nothing (L0RangesOf and L0HoldsDataIn see only the others).
+  const double sliver_bytes =
+      static_cast<double>(limits.min_piece_bytes) / 8;
+  const std::vector<L0Range> ranges = L0RangesOf(l0, ucmp, sliver_bytes);
+  const std::vector<L0Run> all_runs = L0RunsOf(l0, ucmp);
+
+  // The guards, the keys L0 already holds apart: kept (below), whatever the
+  // weights say.
+  const std::vector<Slice> guards =
+      GuardsOf(l0, l1, ranges, all_runs, ucmp, sliver_bytes);
   // How many flushes' files (not being compacted) hold keys on both sides
   // of `key`.
   auto flushes_straddling = [&](const Slice& key) {
@@ -518,7 +539,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
       candidates.push_back(l1[i].smallest);
     }
   }
-  sort_distinct(&candidates);
+  SortDistinct(&candidates, ucmp);
   auto is_guard = [&](const Slice& key) {
     return std::binary_search(guards.begin(), guards.end(), key, less);
   };
@@ -595,6 +616,19 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
       keys.push_back(candidates[j].ToString());
       piece = 0;
     }
+  }
+  return keys;
+}
+
+std::vector<std::string> L0GuardKeys(const std::vector<L0Span>& l0,
+                                     const std::vector<L0Span>& l1,
+                                     const Comparator* ucmp,
+                                     uint64_t min_piece_bytes) {
+  const double sliver_bytes = static_cast<double>(min_piece_bytes) / 8;
+  std::vector<std::string> keys;
+  for (const Slice& g : GuardsOf(l0, l1, L0RangesOf(l0, ucmp, sliver_bytes),
+                                 L0RunsOf(l0, ucmp), ucmp, sliver_bytes)) {
+    keys.push_back(g.ToString());
   }
   return keys;
 }

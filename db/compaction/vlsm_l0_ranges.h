@@ -2,7 +2,8 @@
 // functions over user-key ranges, so that each is tested without a DB.
 // In use under compaction_pri = kVlsmRanged: RankedL0Seeds and
 // OlderOverlapClosure drive the ranged pick (PickRangedL0 in vlsm_picker.h);
-// FlushSplitKeys cuts every flush (db/vlsm_flush_split.h); MaxDepth,
+// FlushSplitKeys cuts every flush (db/vlsm_flush_split.h), and L0GuardKeys,
+// the guards among its cuts, cut L1's outputs (vlsm_l1_guard_cuts.h); MaxDepth,
 // L0MemtablesWorth and RangedL0Score make L0's compaction score and its
 // write-stall count (VlsmAdjustCompactionScores, VlsmL0StallCount);
 // RangedL0StepDebt the debt a write delay follows (VlsmWriteDelayDebt).
@@ -208,5 +209,16 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
                                         const std::vector<L0Span>& l1,
                                         const Comparator* ucmp,
                                         const FlushSplitLimits& limits);
+
+// The guards FlushSplitKeys keeps cut (ascending; before it thins them for
+// the piece cap): where flushes written now are cut whatever the weights
+// say. With the same `min_piece_bytes` as the flush's limits. Ranged L0 -> L1
+// steps cut their L1 outputs at these keys too (VlsmCutAtL0Guards), so that
+// L1's files line up with L0's ranges: a step over a range then rewrites the
+// L1 files under that range and no more.
+std::vector<std::string> L0GuardKeys(const std::vector<L0Span>& l0,
+                                     const std::vector<L0Span>& l1,
+                                     const Comparator* ucmp,
+                                     uint64_t min_piece_bytes);
 
 }  // namespace ROCKSDB_NAMESPACE

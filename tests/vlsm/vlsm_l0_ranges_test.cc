@@ -533,5 +533,35 @@ TEST(VlsmL0RangesTest, APieceEndingAtASentinelDoesNotReachTheGuard) {
             (Keys{"g", "p"}));
 }
 
+// The guards (L0GuardKeys): the first key of each of L0's ranges, moved
+// down to L1's boundary where L0 holds nothing between, a running step's
+// range included, slivers not. Every guard with data below it is one of the
+// flush's cuts (FlushSplitKeys): the L1 outputs cut at these keys
+// (vlsm_l1_guard_cuts.h) line up with the pieces of the flushes to come.
+TEST(VlsmL0RangesTest, GuardsAreTheKeysEveryFlushIsCutAt) {
+  const std::vector<L0Span> l1 = {Span("a", "f", 0), Span("g", "o", 0),
+                                  Span("p", "z", 0)};
+  EXPECT_EQ(L0GuardKeys(ThreeAlignedFlushes(), l1, Ucmp(), kMiB / 8),
+            (Keys{"a", "g", "p"}));
+  EXPECT_EQ(FlushSplitKeys(ThreeAlignedFlushes(), l1, Ucmp(),
+                           Limits(8 * kMiB, kMiB / 8, 8)),
+            (Keys{"g", "p"}));
+  // "h" moves down to L1's boundary "g"; no L0 data lies between.
+  const std::vector<L0Span> two_runs = {Span("a", "f", 2), Span("h", "z", 2)};
+  const std::vector<L0Span> l1_at_g = {Span("a", "f", 0), Span("g", "z", 0)};
+  EXPECT_EQ(L0GuardKeys(two_runs, l1_at_g, Ucmp(), kMiB / 8),
+            (Keys{"a", "g"}));
+  // A range being compacted keeps its guard; a sliver (a few bytes a flush,
+  // at the end of the key space) is none.
+  const std::vector<L0Span> busy_and_sliver = {
+      Span("a", "f", 3), Span("g", "o", 2, kMiB, true), Span("p", "x", 3),
+      Span("y", "z", 3, 64)};
+  EXPECT_EQ(L0GuardKeys(busy_and_sliver, l1, Ucmp(), kMiB / 8),
+            (Keys{"a", "g", "p"}));
+  // No L0: no guard; no level below: L0's own.
+  EXPECT_EQ(L0GuardKeys({}, l1, Ucmp(), kMiB / 8), Keys{});
+  EXPECT_EQ(L0GuardKeys(two_runs, {}, Ucmp(), kMiB / 8), (Keys{"a", "h"}));
+}
+
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE
