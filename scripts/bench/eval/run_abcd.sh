@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Run A-D experiments (docs/results/run-abcd-*): YCSB Run A, B, C
+# The Run A-D experiments (docs/results/run-abcd-*; WORKLOADS adds E, scans): YCSB Run A, B, C
 # and D after Load A, uniform and Zipfian, side by side.
 #   0. each system gets one DB, filled by a closed-loop Load A of
 #      RECORDS records; the runs below all use that DB;
@@ -57,7 +57,7 @@ mkdir -p "$out"
 eval_config_paragraph run_abcd.sh >> "$out/config.txt"
 cleanup() { for s in $systems; do rm -rf "${dbs:?}/$s"; done; }
 trap cleanup EXIT
-echo "== Run A-D: $records records, systems: $systems; output $out"
+echo "== Run ${workloads^^} (${distributions}): $records records, systems: $systems; output $out"
 
 echo "== 0. fill each system's DB (closed-loop Load A)"
 for s in $systems; do
