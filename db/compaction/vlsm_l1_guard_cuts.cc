@@ -22,14 +22,27 @@ PartitionerResult L0GuardPartitioner::ShouldPartition(
     return kRequired;
   }
   // Cut if a guard g has prev < g <= current: the first guard above the
-  // last key written is at or below the key to come.
-  const auto above = std::upper_bound(
-      guards_.begin(), guards_.end(), *request.prev_user_key,
-      [this](const Slice& key, const std::string& guard) {
-        return ucmp_->CompareWithoutTimestamp(key, guard) < 0;
-      });
-  if (above != guards_.end() &&
-      ucmp_->CompareWithoutTimestamp(*above, *request.current_user_key) <= 0) {
+  // last key written is at or below the key to come. This runs for every
+  // key of every compaction into L1, and the keys of one output arrive
+  // ascending, so next_ (the first guard above the last key seen) only
+  // moves forward: three comparisons a key, not a search. A caller that goes
+  // back (none does) gets a search.
+  auto less = [this](const Slice& a, const Slice& b) {
+    return ucmp_->CompareWithoutTimestamp(a, b) < 0;
+  };
+  const Slice& prev = *request.prev_user_key;
+  if (next_ > 0 && less(prev, guards_[next_ - 1])) {
+    next_ = std::upper_bound(guards_.begin(), guards_.end(), prev,
+                             [&](const Slice& key, const std::string& guard) {
+                               return less(key, guard);
+                             }) -
+            guards_.begin();
+  }
+  while (next_ < guards_.size() && !less(prev, guards_[next_])) {
+    ++next_;
+  }
+  if (next_ < guards_.size() &&
+      !less(*request.current_user_key, guards_[next_])) {
     return kRequired;
   }
   return kNotRequired;

@@ -61,6 +61,7 @@ class L0GuardPartitioner : public SstPartitioner {
  private:
   std::vector<std::string> guards_;
   const Comparator* ucmp_;
+  size_t next_ = 0;  // the first guard above the last key asked about
   std::unique_ptr<SstPartitioner> user_;
 };
 

@@ -31,7 +31,7 @@ def run(ours, rocksdb, rocksdb_io, system="vlsm-ranged-rs32"):
 
 def rows_of(named_runs, system="vlsm-ranged-rs32"):
     return {name: (values, median, verdict)
-            for name, _, values, median, verdict in ranged_targets.judge(named_runs, system)}
+            for name, _, _, values, median, verdict in ranged_targets.judge(named_runs, system)}
 
 
 class RangedTargetsTest(unittest.TestCase):

@@ -41,6 +41,21 @@ TEST(VlsmL1GuardCutsTest, CutsBeforeTheFirstKeyAtOrAboveEachGuard) {
   EXPECT_TRUE(p.CanDoTrivialMove("a", "z"));
 }
 
+// As a compaction asks: keys ascending, each "prev" the key before. Every
+// guard crossed cuts once, also when one step crosses several.
+TEST(VlsmL1GuardCutsTest, KeysInOrderAreCutOncePerGuardCrossed) {
+  L0GuardPartitioner p({"c", "e", "g", "t"}, BytewiseComparator(), nullptr);
+  EXPECT_EQ(Cut(&p, "a", "b"), kNotRequired);
+  EXPECT_EQ(Cut(&p, "b", "c"), kRequired);     // reaches "c"
+  EXPECT_EQ(Cut(&p, "c", "d"), kNotRequired);  // "c" is behind
+  EXPECT_EQ(Cut(&p, "d", "h"), kRequired);     // crosses "e" and "g"
+  EXPECT_EQ(Cut(&p, "h", "s"), kNotRequired);
+  EXPECT_EQ(Cut(&p, "s", "u"), kRequired);
+  EXPECT_EQ(Cut(&p, "u", "z"), kNotRequired);  // past the last guard
+  // A caller going back (none does) is answered as from the start.
+  EXPECT_EQ(Cut(&p, "a", "c"), kRequired);
+}
+
 TEST(VlsmL1GuardCutsTest, TheColumnFamilysOwnPartitionerStillCuts) {
   // Cut wherever the first byte changes, and at guard "m".
   std::shared_ptr<SstPartitionerFactory> by_first_byte =

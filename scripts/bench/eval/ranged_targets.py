@@ -28,39 +28,15 @@ it left (a system that leaves more debt looks cheaper): the table shows the
 same ratios at PCT, where every system that kept up paid as it went.
 """
 import argparse
-import json
 import math
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import fmt, publish, read_out_dir, read_run, table  # noqa: E402
+from report import load_dir, publish, read_out_dir, table  # noqa: E402
 
 ROCKSDB, ROCKSDB_IO = "rocksdb", "rocksdb-io"
-MIB = 2 ** 20
-
-
-def load_with_steps(out):
-    """{(experiment, system): figures} of one load_a.sh directory, with the
-    collector's step figures (P99 step width, the bound, steps over it)."""
-    runs = {}
-    for name in sorted(os.listdir(out)):
-        if not name.endswith(".json") or name.endswith(".machine.json"):
-            continue
-        stem = name[:-len(".json")]
-        experiment, _, system = stem.partition("-")
-        if not (experiment == "sustainable" or experiment.startswith("load")) or not system:
-            continue
-        rep, fig = read_run(os.path.join(out, name))
-        steps = rep["lsm_metrics"][0].get("steps")
-        if steps:
-            fig["step_p99_mib"] = steps["input_bytes_per_step"]["p99"] / MIB
-            fig["steps"] = steps["input_bytes_per_step"]["count"]
-            fig["steps_over_bound"] = steps["over_bound"]
-            fig["width_bound_mib"] = steps["width_bound"] / MIB
-        runs[(experiment, system)] = fig
-    return runs
 
 
 def _div(a, b):
@@ -71,60 +47,58 @@ def _div(a, b):
     return a / b
 
 
-# (name, target text, experiment ("closed" or "open"), the figure of one
-# run from (ours, rocksdb, rocksdb_io) figures, the test on the median).
+# (name, target text, unit, experiment ("closed" or "open"), the figure of
+# one run from (ours, rocksdb, rocksdb_io) figures, the test on the median).
 # A figure is None where a run cannot give it (a zero against a zero).
 def _targets(pct):
     return [
-        (f"P99 step at {pct}% (MiB)", "≤ the bound (80 MiB)", "open",
+        (f"P99 step at {pct}% (MiB)", "≤ the bound (80 MiB)", "MiB", "open",
          lambda v, r, io: v.get("step_p99_mib"),
          lambda m, v: m <= v.get("width_bound_mib", 80)),
-        ("I/O amplification × RocksDB-IO, closed loop", "≤ 1.10×", "closed",
+        ("I/O amplification × RocksDB-IO, closed loop", "≤ 1.10×", "×", "closed",
          lambda v, r, io: _div(v["io_amplification"], io["io_amplification"]),
          lambda m, v: m <= 1.10),
-        ("CPU per operation × RocksDB-IO, closed loop", "≤ 1.10×", "closed",
+        ("CPU per operation × RocksDB-IO, closed loop", "≤ 1.10×", "×", "closed",
          lambda v, r, io: _div(v["cpu_us_per_op"], io["cpu_us_per_op"]),
          lambda m, v: m <= 1.10),
-        ("sustainable rate × RocksDB", "≥ 0.95×", "closed",
+        ("sustainable rate × RocksDB", "≥ 0.95×", "×", "closed",
          lambda v, r, io: _div(v["achieved_ops_per_s"], r["achieved_ops_per_s"]),
          lambda m, v: m >= 0.95),
-        (f"write P99 at {pct}%: RocksDB-IO's / ours", "≥ 5×", "open",
+        (f"write P99 at {pct}%: RocksDB-IO's / ours", "≥ 5×", "×", "open",
          lambda v, r, io: _div(io["p99_ms"], v["p99_ms"]),
          lambda m, v: m >= 5),
-        (f"write P99 at {pct}% × RocksDB's", "≤ 1×", "open",
+        (f"write P99 at {pct}% × RocksDB's", "≤ 1×", "×", "open",
          lambda v, r, io: _div(v["p99_ms"], r["p99_ms"]),
          lambda m, v: m <= 1),
-        (f"cumulative stall at {pct}%, lower than RocksDB-IO's by", "≥ 60%", "open",
+        (f"cumulative stall at {pct}%, lower than RocksDB-IO's by", "≥ 60%", "%", "open",
          lambda v, r, io: (1 - v["stall_s"] / io["stall_s"]) if io["stall_s"] else None,
          lambda m, v: m >= 0.6),
-        (f"longest stall at {pct}%: RocksDB-IO's / ours", "≥ 5×", "open",
+        (f"longest stall at {pct}%: RocksDB-IO's / ours", "≥ 5×", "×", "open",
          lambda v, r, io: _div(io["longest_stall_s"], v["longest_stall_s"]),
          lambda m, v: m >= 5),
         # Shown, not judged: the closed-loop costs' counterparts where every
         # system paid its debt as it went.
-        (f"I/O amplification × RocksDB-IO at {pct}%", "(shown)", "open",
+        (f"I/O amplification × RocksDB-IO at {pct}%", "(shown)", "×", "open",
          lambda v, r, io: _div(v["io_amplification"], io["io_amplification"]), None),
-        (f"CPU per operation × RocksDB-IO at {pct}%", "(shown)", "open",
+        (f"CPU per operation × RocksDB-IO at {pct}%", "(shown)", "×", "open",
          lambda v, r, io: _div(v["cpu_us_per_op"], io["cpu_us_per_op"]), None),
     ]
 
 
-def _shown(name, x):
+def _shown(unit, x):
     if x is None:
         return "–"
     if math.isinf(x):
         return "∞"
-    if "stall at" in name and "lower" in name:
-        return f"{100 * x:.0f}%"
-    return f"{x:.2f}" if "MiB" not in name else f"{x:.1f}"
+    return {"%": f"{100 * x:.0f}%", "MiB": f"{x:.1f}"}.get(unit, f"{x:.2f}")
 
 
 def judge(named_runs, system, pct=80):
-    """[(figure, target, [per-run value or None], median or None, verdict)]
+    """[(figure, target, unit, [per-run value or None], median or None, verdict)]
     for SYSTEM over NAMED_RUNS = [(run name, {(experiment, system): figures})];
     a run lacking the system or a baseline gives None for what needs it."""
     rows = []
-    for name, want, kind, of_run, test in _targets(pct):
+    for name, want, unit, kind, of_run, test in _targets(pct):
         experiment = "sustainable" if kind == "closed" else f"load{pct}"
         values = []
         for _, runs in named_runs:
@@ -142,7 +116,7 @@ def judge(named_runs, system, pct=80):
             ours = next((runs.get((experiment, system)) for _, runs in named_runs
                          if runs.get((experiment, system))), {})
             verdict = "met" if test(median, ours) else "**missed**"
-        rows.append((name, want, values, median, verdict))
+        rows.append((name, want, unit, values, median, verdict))
     return rows
 
 
@@ -152,12 +126,12 @@ def render(named_runs, systems, pct):
     for system in systems:
         rows = judge(named_runs, system, pct)
         body = []
-        for name, want, values, median, verdict in rows:
+        for name, want, unit, values, median, verdict in rows:
             known = [x for x in values if x is not None]
-            spread = (f" ({_shown(name, min(known))}–{_shown(name, max(known))})"
+            spread = (f" ({_shown(unit, min(known))}–{_shown(unit, max(known))})"
                       if len(known) > 1 else "")
-            body.append([name, want] + [_shown(name, x) for x in values]
-                        + [_shown(name, median) + spread, verdict])
+            body.append([name, want] + [_shown(unit, x) for x in values]
+                        + [_shown(unit, median) + spread, verdict])
         lines += [f"**Issue 20's targets, `{system}`, on the median of {len(names)} runs** "
                   "(each ratio taken inside one run; spread: the lowest and highest run):", "",
                   table(["figure", "target"] + names + ["median (spread)", "verdict"], body), ""]
@@ -175,7 +149,7 @@ def main(argv):
     a = ap.parse_args(argv)
     named_runs = []
     for out in a.out:
-        runs, _, _ = read_out_dir(out, load_with_steps, "load_a.sh")
+        runs, _, _ = read_out_dir(out, load_dir, "load_a.sh")
         named_runs.append((os.path.basename(os.path.normpath(out)), runs))
     systems = a.system or sorted({s for _, runs in named_runs for _, s in runs
                                   if s.startswith("vlsm-ranged")})
@@ -187,7 +161,7 @@ def main(argv):
     publish("\n".join(render(named_runs, systems, a.load)), a,
             {s: [{"figure": n, "target": w, "runs": [finite(x) for x in v],
                   "median": finite(m), "verdict": d}
-                 for n, w, v, m, d in judge(named_runs, s, a.load)]
+                 for n, w, _, v, m, d in judge(named_runs, s, a.load)]
              for s in systems})
 
 if __name__ == "__main__":

@@ -122,6 +122,10 @@ def store_figures(rep, csv_rows):
         # estimate): work a closed-loop rate does not pay for.
         "debt_left_gib": sum(m["samples"][-1]["pending_compaction_bytes"]
                              for m in regions if m["samples"]) / 2 ** 30,
+        # Every step's width (the collector's step list; reports from before
+        # it kept one lack it): the widest region's P99 step, the bound
+        # ((f + 2) * S_M), and the steps over it, all regions together.
+        **step_figures(regions),
         "chain_max_mib": max((e["compacted_bytes"] for m in regions
                               for e in m["stalls"]["episodes"]), default=0) / MIB,
         "levels": {str(k): {"compactions": v["compactions"],
@@ -140,6 +144,17 @@ def store_figures(rep, csv_rows):
                             if v["from_upper"] else None}
                    for k, v in sorted(levels.items())},
     }
+
+
+def step_figures(regions):
+    steps = [m["steps"] for m in regions if m.get("steps")]
+    if not steps:
+        return {"step_p99_mib": None, "width_bound_mib": None,
+                "steps": None, "steps_over_bound": None}
+    return {"step_p99_mib": max(s["input_bytes_per_step"]["p99"] for s in steps) / MIB,
+            "width_bound_mib": max(s["width_bound"] for s in steps) / MIB,
+            "steps": sum(s["input_bytes_per_step"]["count"] for s in steps),
+            "steps_over_bound": sum(s["over_bound"] for s in steps)}
 
 
 def render_machine(named_figures):
