@@ -41,6 +41,10 @@ class DbBinding {
   // The store's own end-of-run figures as a JSON array (one element per
   // instance), or "" when there are none.
   virtual std::string MetricsJson() { return ""; }
+  // What the store did after the phase's last operation to leave nothing
+  // pending (a JSON object; "settle" in the report), or "" when the phase
+  // did not wait. Valid after Close.
+  virtual std::string SettleJson() { return ""; }
   // Stop background measurement before the store closes.
   virtual void Close() {}
 };

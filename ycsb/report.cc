@@ -146,6 +146,7 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
     j.EndObject();
   }
   j.Raw("lsm_metrics", r.metrics_json.empty() ? "[]" : r.metrics_json);
+  if (!r.settle_json.empty()) j.Raw("settle", r.settle_json);
   j.EndObject();
   return j.str() + "\n";
 }

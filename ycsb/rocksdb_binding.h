@@ -14,6 +14,7 @@
 namespace rocksdb {
 class DB;
 class LsmMetricsCollector;
+struct LsmMetricsReport;
 struct Options;
 class RateLimiter;
 }  // namespace rocksdb
@@ -48,7 +49,10 @@ struct RocksDbConfig {
   bool sync = false;
   bool destroy = false;        // delete existing DBs first (load phase)
   // At the end of the phase, wait until no flush or compaction is pending
-  // before closing: a fill whose runs should start from a settled tree.
+  // before closing: a fill whose runs should start from a settled tree, or
+  // a load whose cost is counted with its compaction debt paid. The
+  // metrics still end at the phase's last operation; what the wait added
+  // is reported apart (SettleJson).
   bool wait_for_compaction = false;
   bool lsm_metrics = true;     // attach a collector per region
   // Bytes per second of flush and compaction I/O (reads and writes) for
@@ -86,6 +90,7 @@ class RocksDbBinding : public DbBinding {
   uint64_t CompactionDebtBytes() override;
   void SetOperationCount(uint64_t ops) override;
   std::string MetricsJson() override;
+  std::string SettleJson() override;
   void Close() override;
 
   int RegionOf(const std::string& key) const;
@@ -97,12 +102,14 @@ class RocksDbBinding : public DbBinding {
   explicit RocksDbBinding(const RocksDbConfig& config);
   OpResult Put(const std::string& key, const std::string& value);
   void WaitForCompactions();
+  std::string Settle(const std::vector<rocksdb::LsmMetricsReport>& at_phase_end);
   uint64_t SumIntProperty(const std::string& property) const;
   RocksDbConfig config_;
   std::shared_ptr<rocksdb::RateLimiter> rate_limiter_;  // null: no limit
   std::vector<std::unique_ptr<Region>> regions_;
   bool closed_ = false;
   std::string final_metrics_;
+  std::string settle_json_;
 };
 
 }  // namespace ycsb

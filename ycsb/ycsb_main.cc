@@ -394,6 +394,7 @@ int Main(int argc, char** argv) {
   db->Close();
   report.peak_rss_bytes = PeakRssBytes();
   report.metrics_json = db->MetricsJson();
+  report.settle_json = db->SettleJson();
   report.result = &result;
   if (take_floor) {
     report.floor = &floor;

@@ -47,7 +47,8 @@ class EvalSmoke(unittest.TestCase):
         # The same settings file, overridden on the command line.
         cls.repeat = run(["bash", load_a, os.path.join(TMP, "smoke.env"), "LOADS=40",
                           f"BASE_RATE={rate}", "BLOOM_BITS=10", "SUBCOMPACTIONS=2",
-                          "RATE_LIMIT=64m", "FLOOR_SECONDS=0", f"OUT={cls.out2}"])
+                          "RATE_LIMIT=64m", "FLOOR_SECONDS=0", "SETTLE=0",
+                          f"OUT={cls.out2}"])
         # Another sample of a sustainable rate alone (LOADS=none).
         cls.out3 = os.path.join(TMP, "sustainable-only")
         cls.sustainable_only = run_with_settings(load_a, os.path.join(TMP, "alone.env"), {
@@ -81,6 +82,11 @@ class EvalSmoke(unittest.TestCase):
             self.assertGreaterEqual(m["run_cores"] * m["seconds"] * 1.05 + 0.02,
                                     r["cpu_us_per_op"] * r["operations"] / 1e6, name)
             self.assertGreaterEqual(m["machine_cores"], 0, name)
+            # Every load settled (SETTLE=1, the default): its I/O and CPU
+            # with the debt paid count what waiting added to the load's.
+            self.assertIsNotNone(r["settle_s"], name)
+            self.assertGreaterEqual(r["io_amplification_paid"], r["io_amplification"], name)
+            self.assertGreaterEqual(r["cpu_us_per_op_paid"], r["cpu_us_per_op"], name)
             if name.startswith("load"):
                 pct = int(name[4:6])
                 # Offered at pct % of RocksDB's closed-loop rate (whole ops/s).
@@ -157,7 +163,11 @@ class EvalSmoke(unittest.TestCase):
         # (ycsb_vlsm parses it strictly: a misspelt option fails the run).
         for s in SYSTEMS:
             with open(os.path.join(self.out2, f"load40-{s}.json")) as f:
-                command = json.load(f)["command"]
+                report = json.load(f)
+            command = report["command"]
+            # SETTLE=0: the load stops at its last operation.
+            self.assertIn("rocksdb.wait_for_compaction=false", command, s)
+            self.assertNotIn("settle", report, s)
             self.assertRegex(command, r"rocksdb\.options=\S*max_subcompactions=2", s)
             # The device-bound regime's limiter, for every system alike.
             self.assertIn("rocksdb.rate_limit=64m", command, s)
@@ -216,6 +226,7 @@ class EvalSmoke(unittest.TestCase):
                                 (["BASE_RATE=abc"], "BASE_RATE"),
                                 (["LOWER_CPU=yes"], "LOWER_CPU"),
                                 (["SUSTAINABLE=2"], "SUSTAINABLE"),
+                                (["SETTLE=yes"], "SETTLE"),
                                 (["BLOOM_BITS=ten"], "BLOOM_BITS"),
                                 (["SUBCOMPACTIONS=0"], "SUBCOMPACTIONS"),
                                 (["RECORD=5"], "unknown setting 'RECORD'"),

@@ -328,11 +328,45 @@ TEST_F(EndToEnd, WaitForCompactionLeavesASettledTree) {
       << load.stderr_text;
   Json j = Report(TmpDir() + "/settled.json");
   EXPECT_EQ(j["operations"].number, 20000);
-  const Json& tree = j["lsm_metrics"].items.at(0)["tree"];
-  EXPECT_EQ(tree["level_files"].items.at(0).number, 0);  // L0 empty
+  const Json& settle = j["settle"];
+  ASSERT_EQ(settle.kind, Json::kObject) << "no settle object in the report";
+  EXPECT_EQ(settle["level_files_after"].items.at(0).number, 0);  // L0 empty
   double bytes = 0;
-  for (const Json& b : tree["level_bytes"].items) bytes += b.number;
+  for (const Json& b : settle["level_bytes_after"].items) bytes += b.number;
   EXPECT_GT(bytes, 20000 * 100);  // and the records are in the levels below
+}
+
+// The metrics of a phase that settles end at its last operation, as those
+// of a phase that does not; "settle" holds what the wait added. 2 MB of
+// records fit one 8 MiB memtable, so none is flushed before the phase
+// ends: every flushed byte is the settle's (the one file then moves to the
+// empty L1 without a rewrite). A phase that does not wait has no settle.
+TEST_F(EndToEnd, SettleIsReportedApartFromThePhase) {
+  const std::string common =
+      "load -P " + Workload("workloada") + " -p vlsm=true -p vlsm.sst_size=256K"
+      " -p recordcount=20000 -p fieldcount=1 -p fieldlength=100"
+      " -p rocksdb.options=write_buffer_size=8M";
+  RunOutput load = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() + "/a" +
+                           " -p rocksdb.wait_for_compaction=true -p report=" +
+                           TmpDir() + "/settled.json");
+  ASSERT_EQ(load.exit_code, 0) << load.stderr_text;
+  EXPECT_NE(load.stderr_text.find("[ycsb] settle: "), std::string::npos) << load.stderr_text;
+  Json j = Report(TmpDir() + "/settled.json");
+  const Json& settle = j["settle"];
+  ASSERT_EQ(settle.kind, Json::kObject);
+  const Json& phase = j["lsm_metrics"].items.at(0);
+  EXPECT_EQ(phase["flush_bytes"].number, 0) << "the phase's metrics include the settle";
+  EXPECT_GE(settle["flush_bytes"].number, 20000 * 100);
+  EXPECT_GE(settle["seconds"].number, 0);
+  EXPECT_GE(settle["cpu_s"].number, 0);
+  EXPECT_EQ(settle["debt_bytes_at_phase_end"].kind, Json::kNumber);
+  EXPECT_EQ(settle["compaction_read_bytes"].kind, Json::kNumber);
+  EXPECT_EQ(settle["compaction_write_bytes"].kind, Json::kNumber);
+
+  RunOutput unsettled = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() + "/b" +
+                                " -p report=" + TmpDir() + "/unsettled.json");
+  ASSERT_EQ(unsettled.exit_code, 0) << unsettled.stderr_text;
+  EXPECT_EQ(Report(TmpDir() + "/unsettled.json")["settle"].kind, Json::kNull);
 }
 
 TEST_F(EndToEnd, BadInputFailsBeforeAnyDbIsOpened) {

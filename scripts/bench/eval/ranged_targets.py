@@ -23,9 +23,10 @@ The targets (issue 20, "Benchmarks and targets"):
   - at PCT: write P99 >= 5x lower than RocksDB-IO's and not above RocksDB's;
     cumulative stall >= 60% lower and longest stall >= 5x shorter than
     RocksDB-IO's.
-Closed-loop I/O and CPU are counted to the end of the load, not of the debt
-it left (a system that leaves more debt looks cheaper): the table shows the
-same ratios at PCT, where every system that kept up paid as it went.
+Closed-loop I/O and CPU are counted to the end of compaction, debt paid,
+where the runs settled (load_a.sh SETTLE=1, from 2026-11-25 on); older runs
+count to the end of the load, which flatters a system that leaves more debt.
+The table also shows the same ratios at PCT.
 """
 import argparse
 import math
@@ -37,6 +38,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import load_dir, publish, read_out_dir, table  # noqa: E402
 
 ROCKSDB, ROCKSDB_IO = "rocksdb", "rocksdb-io"
+
+
+def _paid(f, key):
+    """F's figure KEY with the load's compaction debt paid if the run
+    settled, else to the end of the load (runs before SETTLE)."""
+    paid = f.get(key + "_paid")
+    return f[key] if paid is None else paid
 
 
 def _div(a, b):
@@ -55,11 +63,11 @@ def _targets(pct):
         (f"P99 step at {pct}% (MiB)", "≤ the bound (80 MiB)", "MiB", "open",
          lambda v, r, io: v.get("step_p99_mib"),
          lambda m, v: m <= v.get("width_bound_mib", 80)),
-        ("I/O amplification × RocksDB-IO, closed loop", "≤ 1.10×", "×", "closed",
-         lambda v, r, io: _div(v["io_amplification"], io["io_amplification"]),
+        ("I/O amplification × RocksDB-IO, closed loop, debt paid", "≤ 1.10×", "×", "closed",
+         lambda v, r, io: _div(_paid(v, "io_amplification"), _paid(io, "io_amplification")),
          lambda m, v: m <= 1.10),
-        ("CPU per operation × RocksDB-IO, closed loop", "≤ 1.10×", "×", "closed",
-         lambda v, r, io: _div(v["cpu_us_per_op"], io["cpu_us_per_op"]),
+        ("CPU per operation × RocksDB-IO, closed loop, debt paid", "≤ 1.10×", "×", "closed",
+         lambda v, r, io: _div(_paid(v, "cpu_us_per_op"), _paid(io, "cpu_us_per_op")),
          lambda m, v: m <= 1.10),
         ("sustainable rate × RocksDB", "≥ 0.95×", "×", "closed",
          lambda v, r, io: _div(v["achieved_ops_per_s"], r["achieved_ops_per_s"]),

@@ -85,6 +85,14 @@ def store_figures(rep, csv_rows):
     def ms(d, k):
         return d[k] / 1e3 if k in d else None
 
+    # What paying the load's compaction debt cost (load_a.sh SETTLE=1,
+    # ycsb's "settle"; None in runs that stopped at their last operation).
+    settle = rep.get("settle")
+    settle_moved = sum(settle.get(k, 0) for k in
+                       ("flush_bytes", "compaction_read_bytes", "compaction_write_bytes")) \
+        if settle else 0
+    cpu_us_per_op = regions[0]["cpu"]["cpu_us_per_op"]
+
     return {
         # The harness's own share (reports from 2026-11-23 on): how late
         # the generator handed requests over in this run, and a null-store
@@ -115,13 +123,21 @@ def store_figures(rep, csv_rows):
         "p99_ms_outside_stalls": median_p99(calm),
         "p99_ms_in_stalls": median_p99(stalled),
         "io_amplification": moved / user if user else 0.0,
-        "cpu_us_per_op": regions[0]["cpu"]["cpu_us_per_op"],
+        "cpu_us_per_op": cpu_us_per_op,
+        # The same two to the end of compaction, debt paid: what a closed
+        # loop that leaves debt behind has not yet paid for its writes.
+        "settle_s": settle["seconds"] if settle else None,
+        "io_amplification_paid": (moved + settle_moved) / user if settle and user else None,
+        "cpu_us_per_op_paid": cpu_us_per_op + settle["cpu_s"] * 1e6 / rep["operations"]
+        if settle and "cpu_s" in settle and rep["operations"] else None,
         "good_vsst_share": good / (good + poor) if good + poor else None,
         "levels_with_data": depth + 1,
-        # Compaction debt left when the load ended (the last sample's
-        # estimate): work a closed-loop rate does not pay for.
-        "debt_left_gib": sum(m["samples"][-1]["pending_compaction_bytes"]
-                             for m in regions if m["samples"]) / 2 ** 30,
+        # Compaction debt left when the load ended (RocksDB's estimate; the
+        # settle's reading, else the last sample's): work a closed-loop rate
+        # does not pay for.
+        "debt_left_gib": (settle["debt_bytes_at_phase_end"] if settle else
+                          sum(m["samples"][-1]["pending_compaction_bytes"]
+                              for m in regions if m["samples"])) / 2 ** 30,
         # Every step's width (the collector's step list; reports from before
         # it kept one lack it): the widest region's P99 step, the bound
         # ((f + 2) * S_M), and the steps over it, all regions together.
@@ -220,6 +236,13 @@ def systems_of(runs):
     return [s for s in order if s in present] + sorted(present - set(order))
 
 
+def with_paid(f, key, digits=2):
+    """FIGURE, and in parentheses the same figure with the load's debt paid
+    when the run settled (load_a.sh SETTLE=1)."""
+    paid = f.get(key + "_paid")
+    return fmt(f[key], digits) + (f" ({fmt(paid, digits)})" if paid is not None else "")
+
+
 def finished(f):
     return "yes" if f["operations"] >= f["records"] else \
         f"no: {f['operations'] / f['records']:.0%} of the records"
@@ -232,11 +255,11 @@ def render(runs, config):
     if any(e == "sustainable" for e, _ in runs):
         out += ["**Sustainable Load A rate** (closed loop, 4 client threads, whole dataset):", ""]
         out.append(table(
-            ["system", "ops/s", "loaded", "debt left (GiB)", "stall (s)", "I/O amp.",
-             "CPU µs/op", "levels", "good vSSTs (%)"],
+            ["system", "ops/s", "loaded", "debt left (GiB)", "stall (s)",
+             "I/O amp. (debt paid)", "CPU µs/op (debt paid)", "levels", "good vSSTs (%)"],
             [[s, fmt(int(f["achieved_ops_per_s"])), finished(f), fmt(f["debt_left_gib"], 2),
               fmt(f["stall_s"]),
-              fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2),
+              with_paid(f, "io_amplification"), with_paid(f, "cpu_us_per_op"),
               fmt(f["levels_with_data"]),
               # No L1 file yet (a tiny run) has no share either.
               fmt(100 * f["good_vsst_share"], 0)
@@ -254,13 +277,13 @@ def render(runs, config):
         out.append(table(
             ["system", "achieved ops/s", "finished", "P50", "P90", "P99", "P99.9",
              "max (ms)", "stall s / longest / count", "writers waited (s)",
-             "P99 outside / in stalls (ms)", "I/O amp.", "CPU µs/op"],
+             "P99 outside / in stalls (ms)", "I/O amp. (debt paid)", "CPU µs/op (debt paid)"],
             [[s, fmt(int(f["achieved_ops_per_s"])), finished(f), fmt(f["p50_ms"], 2),
               fmt(f["p90_ms"], 2), fmt(f["p99_ms"]), fmt(f["p99_9_ms"]), fmt(f["max_ms"]),
               f"{fmt(f['stall_s'])} / {fmt(f['longest_stall_s'], 2)} / {f['stall_count']}",
               fmt(f["writers_waited_s"], 2),
               f"{fmt(f['p99_ms_outside_stalls'])} / {fmt(f['p99_ms_in_stalls'])}",
-              fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2)]
+              with_paid(f, "io_amplification"), with_paid(f, "cpu_us_per_op")]
              for s, f in rows]))
         out.append("")
         out += render_floor_and_space(rows)
