@@ -47,7 +47,7 @@ class EvalSmoke(unittest.TestCase):
         # The same settings file, overridden on the command line.
         cls.repeat = run(["bash", load_a, os.path.join(TMP, "smoke.env"), "LOADS=40",
                           f"BASE_RATE={rate}", "BLOOM_BITS=10", "SUBCOMPACTIONS=2",
-                          "RATE_LIMIT=64m", "FLOOR_SECONDS=0", "SETTLE=0",
+                          "RATE_LIMIT=64m", "FLOOR_SECONDS=0", "SETTLE=0", "LIBRARY=build",
                           f"OUT={cls.out2}"])
         # Another sample of a sustainable rate alone (LOADS=none).
         cls.out3 = os.path.join(TMP, "sustainable-only")
@@ -159,6 +159,8 @@ class EvalSmoke(unittest.TestCase):
         self.assertIn("BLOOM_BITS=10 ", config)
         self.assertIn("SUBCOMPACTIONS=2 ", config)
         self.assertIn("RATE_LIMIT=64m ", config)
+        # LIBRARY: config.txt names the library the runs loaded.
+        self.assertRegex(config, r"library: \S*/build/librocksdb\.so\.9 \(LIBRARY\)")
         # The shared option reaches every system's RocksDB options string
         # (ycsb_vlsm parses it strictly: a misspelt option fails the run).
         for s in SYSTEMS:
@@ -227,6 +229,7 @@ class EvalSmoke(unittest.TestCase):
                                 (["LOWER_CPU=yes"], "LOWER_CPU"),
                                 (["SUSTAINABLE=2"], "SUSTAINABLE"),
                                 (["SETTLE=yes"], "SETTLE"),
+                                (["LIBRARY=/nonexistent"], "LIBRARY"),
                                 (["BLOOM_BITS=ten"], "BLOOM_BITS"),
                                 (["SUBCOMPACTIONS=0"], "SUBCOMPACTIONS"),
                                 (["RECORD=5"], "unknown setting 'RECORD'"),
@@ -241,6 +244,23 @@ class EvalSmoke(unittest.TestCase):
             self.assertEqual(r.returncode, 2, (overrides, r.stderr))
             self.assertIn(says, r.stderr)
             self.assertFalse(os.path.exists(out), overrides)
+
+    def test_library_is_the_one_ycsb_loads(self):
+        # A LIBRARY whose librocksdb.so.9 is not a library: ycsb_vlsm cannot
+        # start, so the runs do go through LIBRARY, not the build tree's.
+        lib = os.path.join(TMP, "not-a-library")
+        os.makedirs(lib, exist_ok=True)
+        with open(os.path.join(lib, "librocksdb.so.9"), "w") as f:
+            f.write("not an ELF file\n")
+        out = os.path.join(TMP, "bad-library")
+        r = run(["bash", "scripts/bench/eval/load_a.sh",
+                 "scripts/bench/eval/settings/load-a-1region-12M.env", "SYSTEMS=rocksdb",
+                 "RECORDS=1000", "LOADS=none", "SUSTAINABLE=1", f"LIBRARY={lib}",
+                 f"OUT={out}", f"DB={os.path.join(TMP, 'db-bad-library')}"])
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("ycsb_vlsm failed for sustainable-rocksdb", r.stderr)
+        with open(os.path.join(out, "sustainable-rocksdb.err")) as f:
+            self.assertIn("librocksdb.so.9", f.read())
 
     def test_settings_files_refuse_unknown_keys_and_old_variables(self):
         out = os.path.join(TMP, "bad")

@@ -14,7 +14,7 @@ eval_shared_defaults() {  # the shared keys of S and their defaults
   S[REGIONS]=4 S[BG_JOBS]=2 S[SUBCOMPACTIONS]=1 S[BLOOM_BITS]=0 S[LOWER_CPU]=0
   S[RATE_LIMIT]=0 S[FLOOR_SECONDS]=10
   S[SYSTEMS]="rocksdb rocksdb-io vlsm" S[RECORDS]=48000000
-  S[OUT]= S[DB]=build/eval-db
+  S[OUT]= S[DB]=build/eval-db S[LIBRARY]=
 }
 
 eval_check_settings() {  # exits 2 naming the first bad setting
@@ -36,6 +36,11 @@ eval_check_settings() {  # exits 2 naming the first bad setting
   # Relative paths are the checkout's, wherever the script is run from;
   # never the checkout itself (settings_dir). OUT empty: a new dated one.
   S[DB]=$(settings_dir DB "${S[DB]}") || exit 2
+  if [ -n "${S[LIBRARY]}" ]; then
+    [[ "${S[LIBRARY]}" = /* ]] || S[LIBRARY]=$VLSM_ROOT/${S[LIBRARY]}
+    [ -e "${S[LIBRARY]}/librocksdb.so.9" ] || {
+      echo "error: LIBRARY=${S[LIBRARY]} holds no librocksdb.so.9 (a directory with another build's library)" >&2; exit 2; }
+  fi
   if [ -n "${S[OUT]}" ]; then S[OUT]=$(settings_dir OUT "${S[OUT]}") || exit 2; fi
 }
 
@@ -66,8 +71,13 @@ eval_ycsb() {
   mapfile -t sys <<< "$text"
   mapfile -t common < <(eval_common_props)
   local t0; t0=$(date +%s)
+  # LIBRARY: ycsb_vlsm loads librocksdb.so.9 from there (its RUNPATH is
+  # the build tree; LD_LIBRARY_PATH comes first), so two builds of the
+  # library run side by side with one harness.
+  local -a with_library=()
+  [ -z "${S[LIBRARY]}" ] || with_library=(env "LD_LIBRARY_PATH=${S[LIBRARY]}")
   machine_begin
-  if ! "$ycsb" "$phase" "${common[@]}" "${sys[@]}" -p rocksdb.dir="$dbdir" \
+  if ! "${with_library[@]}" "$ycsb" "$phase" "${common[@]}" "${sys[@]}" -p rocksdb.dir="$dbdir" \
       "$@" -p report="$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"; then
     echo "error: ycsb_vlsm failed for $name; last lines of $out/$name.err:" >&2
     tail -3 "$out/$name.err" >&2
@@ -90,5 +100,10 @@ eval_config_paragraph() {  # WHAT
   echo "$1 $(date -u +%Y-%m-%dT%H:%MZ): settings ${settings_file:-(none)}"
   settings_lines | grep -vE '^(OUT|DB)=' | tr '\n' ' ' | sed 's/ $/\n/'
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
-  echo "library: $(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  local rev; rev=$(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  if [ -n "${S[LIBRARY]}" ]; then
+    echo "library: ${S[LIBRARY]}/librocksdb.so.9 (LIBRARY), with the harness of $rev"
+  else
+    echo "library: $rev"
+  fi
 }
