@@ -42,14 +42,15 @@ Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
 namespace {
 // S_M and f of any column family's options, as the cut rule takes them.
 VsstCutPolicy VsstCutPolicyOf(uint64_t target_file_size_base,
-                              double max_bytes_for_level_multiplier) {
+                              double max_bytes_for_level_multiplier,
+                              bool align_with_l2 = false) {
   // f as a whole number (both vLSM layouts refuse a fraction:
   // CheckVlsmOptions); a
   // stock DB's fraction rounds down here, for every user alike.
   const double f = max_bytes_for_level_multiplier;
   const uint64_t growth =
       std::isfinite(f) && f >= 1 && f < 1e18 ? static_cast<uint64_t>(f) : 1;
-  return VsstCutPolicy(target_file_size_base, growth);
+  return VsstCutPolicy(target_file_size_base, growth, align_with_l2);
 }
 }  // namespace
 
@@ -60,8 +61,12 @@ uint64_t VsstOverlapBoundOf(uint64_t target_file_size_base,
 }
 
 VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options) {
-  return VsstCutPolicyOf(mutable_cf_options.target_file_size_base,
-                         mutable_cf_options.max_bytes_for_level_multiplier);
+  // The ranged layout aligns L1's files with L2's (vsst_cut_policy.h); the
+  // paper's layout keeps its two rules.
+  return VsstCutPolicyOf(
+      mutable_cf_options.target_file_size_base,
+      mutable_cf_options.max_bytes_for_level_multiplier,
+      mutable_cf_options.compaction_pri == CompactionPri::kVlsmRanged);
 }
 
 std::optional<VsstCutPolicy> VsstCutPolicyForOutputsOf(

@@ -66,7 +66,8 @@ Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
 CompactionPri LiveSwitchHome(CompactionPri opened);
 
 // The cut rule's parameters from the live options: S_M =
-// target_file_size_base, f = max_bytes_for_level_multiplier.
+// target_file_size_base, f = max_bytes_for_level_multiplier; aligned with
+// L2's files under kVlsmRanged.
 VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options);
 
 // The good-vSST bound f * S_M of a column family's options, as the cut rule

@@ -5,7 +5,8 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-VsstCutPolicy::VsstCutPolicy(uint64_t max_file_size, uint64_t growth)
+VsstCutPolicy::VsstCutPolicy(uint64_t max_file_size, uint64_t growth,
+                             bool align_with_l2)
     : max_file_size_(std::max<uint64_t>(max_file_size, 1)),
       min_file_size_(std::max<uint64_t>(
           max_file_size_ / std::max<uint64_t>(growth, 1), 1)),
@@ -15,6 +16,7 @@ VsstCutPolicy::VsstCutPolicy(uint64_t max_file_size, uint64_t growth)
                                         std::numeric_limits<uint64_t>::max() /
                                             growth
                          ? std::numeric_limits<uint64_t>::max()
-                         : max_file_size_ * growth) {}
+                         : max_file_size_ * growth),
+      align_with_l2_(align_with_l2) {}
 
 }  // namespace ROCKSDB_NAMESPACE

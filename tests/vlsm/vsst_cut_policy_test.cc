@@ -133,6 +133,62 @@ TEST(VsstCutPolicyTest, UniformOverlapGivesGoodFilesBetweenMinAndMax) {
   }
 }
 
+TEST(VsstCutPolicyTest, AlignedPolicyCutsAtAnL2BoundaryFromHalfSize) {
+  const VsstCutPolicy aligned(8 * kMiB, 8, /*align_with_l2=*/true);
+  EXPECT_TRUE(aligned.aligns_with_l2());
+  EXPECT_FALSE(kPolicy.aligns_with_l2());
+  EXPECT_EQ(aligned.BeforeKey(4 * kMiB - 1, 0, true), Decision::kKeep);
+  EXPECT_EQ(aligned.BeforeKey(4 * kMiB, 0, true), Decision::kCutAtL2Boundary);
+  EXPECT_EQ(aligned.BeforeKey(4 * kMiB, 0, false), Decision::kKeep);
+  // The other two rules come first, as without alignment.
+  EXPECT_EQ(aligned.BeforeKey(8 * kMiB, 0, true), Decision::kCutAtMaxSize);
+  EXPECT_EQ(aligned.BeforeKey(1 * kMiB, 65 * kMiB, true), Decision::kCutForOverlap);
+  // The paper's layout ignores L2's boundaries.
+  EXPECT_EQ(kPolicy.BeforeKey(6 * kMiB, 0, true), Decision::kKeep);
+}
+
+// The header's example as a stream: L2 holds 4 bytes per byte passing
+// through, in 8 MiB files, so an L2 boundary comes every 2 MiB of the
+// stream (at 1, 3, 5, ... MiB). Unaligned, every 8 MiB file ends inside an
+// L2 file and its L1->L2 step reads 5 L2 files (40 MiB) for the 32 MiB its
+// range holds; aligned, every file after the first starts and ends on a
+// boundary and reads exactly the L2 under it.
+TEST(VsstCutPolicyTest, AlignedFilesReadOnlyTheL2UnderThem) {
+  constexpr uint64_t kKey = 64 << 10;  // bytes per key
+  constexpr uint64_t kL2PerByte = 4;
+  constexpr uint64_t kL2File = 8 * kMiB;
+  const uint64_t stream_per_l2_file = kL2File / kL2PerByte;  // 2 MiB
+  auto l2_file_of = [&](uint64_t pos) {  // the L2 file under stream byte pos
+    return (pos + stream_per_l2_file / 2) / stream_per_l2_file;
+  };
+  // The L2 bytes each closed file's step reads, per byte of the file.
+  auto l2_read_per_byte = [&](const VsstCutPolicy& policy) {
+    std::vector<double> ratios;
+    uint64_t start = 0, size = 0;
+    for (uint64_t pos = 0; pos < 64 * kMiB; pos += kKey) {
+      const bool crosses = pos > 0 && l2_file_of(pos) != l2_file_of(pos - kKey);
+      // Overlap within the bound: only the size and alignment rules act.
+      if (policy.ShouldCutBefore(size, 0, crosses)) {
+        const uint64_t files = l2_file_of(pos - 1) - l2_file_of(start) + 1;
+        ratios.push_back(double(files * kL2File) / double(size));
+        start = pos;
+        size = 0;
+      }
+      size += kKey;
+    }
+    return ratios;
+  };
+  const std::vector<double> unaligned = l2_read_per_byte(kPolicy);
+  ASSERT_GE(unaligned.size(), 6u);
+  for (double r : unaligned) EXPECT_DOUBLE_EQ(r, 5.0);  // 40 MiB for 8 MiB
+  const std::vector<double> aligned =
+      l2_read_per_byte(VsstCutPolicy(8 * kMiB, 8, /*align_with_l2=*/true));
+  ASSERT_GE(aligned.size(), 6u);
+  for (size_t i = 1; i < aligned.size(); ++i) {
+    EXPECT_DOUBLE_EQ(aligned[i], double(kL2PerByte)) << "file " << i;
+  }
+}
+
 TEST(VsstCutPolicyTest, AbsurdInputsSaturateInsteadOfWrapping) {
   const VsstCutPolicy p(~uint64_t{0} / 2, 8);
   EXPECT_EQ(p.overlap_bound(), ~uint64_t{0});
