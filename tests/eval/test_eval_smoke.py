@@ -195,9 +195,15 @@ class EvalSmoke(unittest.TestCase):
             for key in ("p99_ms", "stall_s", "io_amplification", "cpu_us_per_op"):
                 self.assertAlmostEqual(median[key],
                                        (samples[0][key] + samples[1][key]) / 2, msg=key)
+            # Debt-paid figures: only the first run settled (the repeat ran
+            # SETTLE=0), so their median is that run's, not half of it.
+            self.assertIsNone(samples[1]["io_amplification_paid"], s)
+            self.assertEqual(median["io_amplification_paid"],
+                             samples[0]["io_amplification_paid"], s)
         with open(doc) as f:
             text = f.read()
         self.assertIn("medians of 2 directories", text)
+        self.assertIn("| I/O amp. (debt paid) |", text)
         self.assertIn("Targets on the medians, at 40% load", text)
         # A load point no directory ran is an error, not an empty table.
         missing = run([sys.executable, "scripts/bench/eval/report_repeats.py", self.out,

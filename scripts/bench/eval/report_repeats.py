@@ -32,6 +32,12 @@ FIGURES = [
     ("longest_stall_s", "longest stall (s)", 2),
     ("io_amplification", "I/O amp.", 2),
     ("cpu_us_per_op", "CPU µs/op", 2),
+    # To the end of compaction (load_a.sh's SETTLE=1); "–" for a run that
+    # did not settle, and the median is of the runs that did.
+    ("io_amplification_paid", "I/O amp. (debt paid)", 2),
+    ("cpu_us_per_op_paid", "CPU µs/op (debt paid)", 2),
+    ("step_p99_mib", "P99 step (MiB)", 1),
+    ("peak_rss_mib", "peak RSS (MiB)", 0),
 ]
 
 
@@ -66,9 +72,14 @@ def render(dirs, pct, at_load, closed):
         samples = at_load[s]
         cells = []
         for key, _, digits in FIGURES:
-            values = [f[key] for f in samples]
-            med = statistics.median(values)
-            shown = " / ".join(fmt(int(v) if digits == 0 else float(v), digits)
+            values = [f.get(key) for f in samples]
+            known = [v for v in values if v is not None]
+            if not known:
+                cells.append("–")
+                continue
+            med = statistics.median(known)
+            shown = " / ".join("–" if v is None else
+                               fmt(int(v) if digits == 0 else float(v), digits)
                                for v in values)
             cells.append(f"**{fmt(int(med) if digits == 0 else float(med), digits)}** "
                          f"({shown})" if len(values) > 1 else fmt(float(med), digits))
