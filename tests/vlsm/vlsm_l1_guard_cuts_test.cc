@@ -1,10 +1,16 @@
-// L1 outputs cut at L0's guards (db/compaction/vlsm_l1_guard_cuts.h, issue
-// 20 item 1): the partitioner's rule on its own, then on a real DB, where a
-// ranged step over one range leaves L1 cut where the next range starts, so
-// the step over that range rewrites only the L1 file under it.
+// Where a compaction into L1 cuts its outputs under the ranged layout:
+// - at L0's guards (db/compaction/vlsm_l1_guard_cuts.h, issue 20 item 1):
+//   the partitioner's rule on its own, then on a real DB, where a ranged
+//   step over one range leaves L1 cut where the next range starts, so the
+//   step over that range rewrites only the L1 file under it;
+// - at L2's file boundaries once half of S_M (db/compaction/vsst_cut_policy.h,
+//   the aligned policy): on a real DB, against the paper's layout, which
+//   keeps its two rules.
 #include "db/compaction/vlsm_l1_guard_cuts.h"
 
+#include <cstdio>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -128,6 +134,129 @@ TEST(VlsmL1GuardCutsTest, AStepLeavesL1CutWhereTheNextRangeStarts) {
   ExpectEqualsModel(db.get(), model, nullptr, "after both steps");
   db.reset();
   ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
+struct KeyRange {
+  std::string smallest, largest;
+};
+
+std::vector<KeyRange> FilesAt(DB* db, int level) {
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  std::vector<KeyRange> files;
+  for (const SstFileMetaData& f : meta.levels[level].files) {
+    files.push_back({f.smallestkey, f.largestkey});
+  }
+  return files;  // a level >= 1: sorted, disjoint
+}
+
+// The boundaries between consecutive L1 files that fall inside an L2 file:
+// each makes both L1 files' L1->L2 steps read that L2 file.
+int L1CutsInsideL2Files(const std::vector<KeyRange>& l1,
+                        const std::vector<KeyRange>& l2) {
+  int inside = 0;
+  for (size_t i = 0; i + 1 < l1.size(); ++i) {
+    for (const KeyRange& f : l2) {
+      if (f.smallest <= l1[i].largest && f.largest >= l1[i + 1].smallest) {
+        ++inside;
+      }
+    }
+  }
+  return inside;
+}
+
+std::string KeyAt(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "k%04d", i);
+  return buf;
+}
+
+// L2 gets 1,200 keys of 300 random bytes in 12 files of S_M (32 KiB).
+// Then every third key is rewritten twice with 220-byte values, each time
+// written to L0 as one whole file by a reopen's WAL recovery: a flush would
+// be cut at guards on L2's boundaries (L1 is empty), and a step into L1
+// cuts its outputs at L0's guards, which would line L1 up with L2 whatever
+// the cut rule does. With two whole, overlapping L0 files there is no guard
+// inside the range and no trivial move, so the cut rule alone decides.
+// L1 receives ~95 KiB, about 8 KiB per L2 file: a file past S_M / 2
+// (16 KiB) meets an L2 boundary before it reaches S_M, so an aligned
+// policy cuts every file at one; an L1 file of S_M spans about 3.9 L2
+// files, so S_M cuts fall inside them; and it touches at most 5 (160 KiB,
+// under f * S_M = 256 KiB), so the overlap rule never cuts.
+void CompactIntoL1OverL2(CompactionPri pri, const std::string& path,
+                         std::vector<KeyRange>* l1, std::vector<KeyRange>* l2) {
+  Options options = VlsmTestOptions(nullptr);
+  options.compaction_pri = pri;
+  options.compression = kNoCompression;
+  options.level0_file_num_compaction_trigger = 1;
+  options.disable_auto_compactions = true;
+  options.force_consistency_checks = true;
+  options.write_buffer_size = 4 << 20;  // no flush but the test's own
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  std::mt19937 rng(20261127);
+  auto value = [&rng](size_t size) {
+    std::string v(size, ' ');
+    for (char& c : v) c = static_cast<char>('a' + rng() % 26);
+    return v;
+  };
+  Model model;
+  for (int i = 0; i < 1200; ++i) {
+    model[KeyAt(i)] = value(300);
+    ASSERT_TRUE(db->Put(WriteOptions(), KeyAt(i), model[KeyAt(i)]).ok());
+  }
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  std::vector<std::string> l0;
+  for (const SstFileMetaData& f : meta.levels[0].files) {
+    l0.push_back(f.relative_filename);
+  }
+  CompactionOptions to_l2;
+  to_l2.output_file_size_limit = kSstSize;
+  ASSERT_TRUE(db->CompactFiles(to_l2, l0, /*output_level=*/2).ok());
+  ASSERT_EQ(FilesPerLevel(db.get())[0], 0);
+  ASSERT_EQ(FilesPerLevel(db.get())[1], 0);
+  ASSERT_GE(FilesPerLevel(db.get())[2], 10);
+
+  for (int rewrite = 0; rewrite < 2; ++rewrite) {
+    for (int i = 0; i < 1200; i += 3) {
+      model[KeyAt(i)] = value(220);
+      ASSERT_TRUE(db->Put(WriteOptions(), KeyAt(i), model[KeyAt(i)]).ok());
+    }
+    db.reset();  // the memtable stays in the WAL
+    DB* raw = nullptr;
+    ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+    db.reset(raw);
+  }
+  ASSERT_EQ(FilesPerLevel(db.get())[0], 2) << "one whole L0 file per recovery";
+  ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "false"}}).ok());
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ASSERT_EQ(FilesPerLevel(db.get())[0], 0);
+  *l1 = FilesAt(db.get(), 1);
+  *l2 = FilesAt(db.get(), 2);
+  ExpectEqualsModel(db.get(), model, nullptr, "after the steps into L1");
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
+TEST(VlsmL1GuardCutsTest, RangedL1FilesEndWhereL2FilesEnd) {
+  std::vector<KeyRange> l1, l2;
+  CompactIntoL1OverL2(kVlsmRanged, TestPath("vlsm_l1_guard_cuts_test", "l2_ranged"),
+                      &l1, &l2);
+  ASSERT_GE(l1.size(), 3u) << "several L1 files, so several cuts to check";
+  EXPECT_EQ(L1CutsInsideL2Files(l1, l2), 0);
+}
+
+// The same steps under the paper's layout, which cuts at S_M and on the
+// overlap bound only: its cuts fall inside L2 files (so the scenario does
+// tell the two policies apart).
+TEST(VlsmL1GuardCutsTest, PaperLayoutCutsL1InsideL2Files) {
+  std::vector<KeyRange> l1, l2;
+  CompactIntoL1OverL2(kVlsm, TestPath("vlsm_l1_guard_cuts_test", "l2_paper"), &l1,
+                      &l2);
+  ASSERT_GE(l1.size(), 3u);
+  EXPECT_GE(L1CutsInsideL2Files(l1, l2), 1);
 }
 
 }  // namespace
