@@ -110,10 +110,25 @@ class Systems(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, p.stderr)
                 self.assertIn(f"unknown system '{name}' (one of: rocksdb rocksdb-io vlsm "
                               "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged "
-                              "vlsm-ranged-rs vlsm-ranged-rs32 vlsm-ranged-rs64 "
+                              "vlsm-ranged-rs vlsm-ranged-rs32 vlsm-ranged-rs32-io "
+                              "vlsm-ranged-rs64 "
                               "rocksdb-small)",
                               p.stderr)
                 self.assertEqual(p.stdout, "")
+
+    def test_the_io_variant_differs_only_in_rocksdb_ios_debt_limits(self):
+        def options(system):
+            p = render("options", system)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return dict(kv.split("=", 1) for kv in p.stdout.strip().split(";"))
+        ranged, ranged_io, rocksdb_io = (options(s) for s in (
+            "vlsm-ranged-rs32", "vlsm-ranged-rs32-io", "rocksdb-io"))
+        limits = ("soft_pending_compaction_bytes_limit", "hard_pending_compaction_bytes_limit")
+        for k in limits:
+            self.assertEqual(ranged_io[k], rocksdb_io[k], k)
+            self.assertNotEqual(ranged[k], rocksdb_io[k], k)
+        self.assertEqual({k: v for k, v in ranged_io.items() if k not in limits},
+                         {k: v for k, v in ranged.items() if k not in limits})
 
     def test_an_unknown_override_exits_2(self):
         p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/bench/systems.py"),
