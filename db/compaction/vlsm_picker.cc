@@ -377,6 +377,17 @@ int VlsmL0StallCount(const MutableCFOptions& moptions,
   return L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size);
 }
 
+bool VlsmL0OwedInDebtEstimate(const VersionStorageInfo& vstorage,
+                              const MutableCFOptions& moptions) {
+  if (moptions.compaction_pri == kVlsmRanged) {
+    return VlsmRangedL0Score(vstorage, moptions) >= 1;
+  }
+  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
+  return static_cast<int>(l0.size()) >=
+             moptions.level0_file_num_compaction_trigger ||
+         TotalFileSize(l0) >= moptions.max_bytes_for_level_base;
+}
+
 uint64_t VlsmWriteDelayDebt(const VersionStorageInfo& vstorage,
                             const MutableCFOptions& moptions) {
   const uint64_t estimate = vstorage.estimated_compaction_needed_bytes();
@@ -384,18 +395,15 @@ uint64_t VlsmWriteDelayDebt(const VersionStorageInfo& vstorage,
     return estimate;
   }
   // RocksDB's L0 term (VersionStorageInfo::EstimateCompactionBytesNeeded):
-  // all of L0 and all of the base level, once L0 holds the trigger's file
-  // count or the base level's target in bytes. Its overflow into the
-  // levels below stays in the estimate.
+  // all of L0 and all of the base level, once L0 is owed
+  // (VlsmL0OwedInDebtEstimate). Its overflow into the levels below stays in
+  // the estimate.
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
-  const uint64_t l0_bytes = TotalFileSize(l0);
   const int base = std::max(vstorage.base_level(), 1);
-  const bool stock_triggered =
-      static_cast<int>(l0.size()) >=
-          moptions.level0_file_num_compaction_trigger ||
-      l0_bytes >= moptions.max_bytes_for_level_base;
   const uint64_t stock_l0_term =
-      stock_triggered ? l0_bytes + vstorage.NumLevelBytes(base) : 0;
+      VlsmL0OwedInDebtEstimate(vstorage, moptions)
+          ? TotalFileSize(l0) + vstorage.NumLevelBytes(base)
+          : 0;
   return estimate - std::min(estimate, stock_l0_term) +
          RangedL0StepDebt(SpansOf(l0), SpansOf(vstorage.LevelFiles(base)),
                           vstorage.user_comparator(),

@@ -230,6 +230,21 @@ void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
 int VlsmL0StallCount(const MutableCFOptions& moptions,
                      const std::vector<FileMetaData*>& l0, int stock_count);
 
+// Whether RocksDB's estimate of pending compaction bytes counts L0 as owed
+// (VersionStorageInfo::EstimateCompactionBytesNeeded, patch 0015; then all
+// of L0 and all of the base level are owed, and their overflow below):
+// stock's test, L0's file count at level0_file_num_compaction_trigger or
+// its bytes at max_bytes_for_level_base, except under kVlsmRanged, where L0
+// is owed once the layout would compact it (VlsmRangedL0Score >= 1). There
+// the trigger is a depth and one flush is many files, so stock's test
+// counted L0 at rest (a range below its depth trigger, as RocksDB's own L0
+// below its file trigger) as owed from the second flush on: with
+// RocksDB-IO's 1 GiB limit the ranged layout's estimate rose for good and
+// writes slowed for bytes no compaction would take. The formula stays
+// RocksDB's; only L0's trigger is in the layout's units.
+bool VlsmL0OwedInDebtEstimate(const VersionStorageInfo& vstorage,
+                              const MutableCFOptions& moptions);
+
 // The compaction debt the write controller adjusts a write delay on
 // (SetupDelay compares it with its value at the previous install: grown or
 // unchanged, the delayed rate falls; fallen, it rises): RocksDB's estimate
@@ -238,7 +253,7 @@ int VlsmL0StallCount(const MutableCFOptions& moptions,
 // why: with RocksDB's term every ranged step cut the delayed rate). Only
 // the delay's feedback uses it; the pending-compaction stall limits and the
 // DB properties keep RocksDB's own estimate, so a smaller number cannot
-// hide debt. Patch 0013 calls it from
+// hide debt (L0's trigger there: VlsmL0OwedInDebtEstimate). Patch 0013 calls it from
 // ColumnFamilyData::RecalculateWriteStallConditions.
 uint64_t VlsmWriteDelayDebt(const VersionStorageInfo& vstorage,
                             const MutableCFOptions& moptions);

@@ -723,6 +723,25 @@ TEST_P(RangedPickTest, ARangedStepLowersTheDebtTheWriteDelayFollows) {
   EXPECT_GT(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_), after);
 }
 
+// RocksDB's estimate of pending compaction bytes (what the pending-
+// compaction limits compare) owes L0 when the layout would compact it
+// (VlsmL0OwedInDebtEstimate). Five flushes in thirds are 15 L0 files but
+// five deep at a depth trigger of 6: no step is due, so nothing is owed
+// (stock's file count, 15 >= 6, owed L0's 3.75 MiB and L1's 3 MiB).
+TEST_P(RangedPickTest, DebtEstimateOwesNothingForL0BelowItsDepthTrigger) {
+  AddAlignedFlushesOverL1(5, /*depth_trigger=*/6);
+  EXPECT_FALSE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_));
+  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 0u);
+}
+
+// At the depth trigger L0 is owed as RocksDB owes it: all of L0 (6 x 3
+// pieces of 1/4 MiB) and all of L1 (3 MiB), which stays under its target.
+TEST_P(RangedPickTest, DebtEstimateOwesL0AndL1AtTheDepthTrigger) {
+  AddAlignedFlushesOverL1(6, /*depth_trigger=*/6);
+  EXPECT_TRUE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_));
+  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 15 * kMiB / 2);
+}
+
 // Under any other compaction_pri the delay follows RocksDB's estimate.
 TEST_P(RangedPickTest, OtherPrioritiesDelayOnRocksDBsEstimate) {
   mutable_cf_options_.compaction_pri = kMinOverlappingRatio;
@@ -731,6 +750,8 @@ TEST_P(RangedPickTest, OtherPrioritiesDelayOnRocksDBsEstimate) {
             vstorage_->estimated_compaction_needed_bytes());
   EXPECT_EQ(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_), 6 * kMiB)
       << "12 files reach the file trigger of 8";
+  EXPECT_TRUE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_))
+      << "stock's test: the file count";
 }
 
 INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsmRanged),
