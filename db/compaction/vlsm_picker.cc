@@ -348,14 +348,24 @@ int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
       moptions.write_buffer_size);
 }
 
-double VlsmRangedL0Score(const VersionStorageInfo& vstorage,
-                         const MutableCFOptions& moptions) {
+namespace {
+// RangedL0Score over the version's L0; count_busy: whether files in a
+// running compaction count toward the depth.
+double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions, bool count_busy) {
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
   return RangedL0Score(
-      MaxDepth(SpansOf(l0), vstorage.user_comparator(), /*count_busy=*/false),
+      MaxDepth(SpansOf(l0), vstorage.user_comparator(), count_busy),
       VlsmRangedDepthTriggerOf(vstorage, moptions),
       L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size),
       moptions.level0_slowdown_writes_trigger);
+}
+}  // namespace
+
+double VlsmRangedL0Score(const VersionStorageInfo& vstorage,
+                         const MutableCFOptions& moptions) {
+  // What a new step may take: files already in a step do not count.
+  return RangedL0ScoreOf(vstorage, moptions, /*count_busy=*/false);
 }
 
 void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
@@ -380,7 +390,9 @@ int VlsmL0StallCount(const MutableCFOptions& moptions,
 bool VlsmL0OwedInDebtEstimate(const VersionStorageInfo& vstorage,
                               const MutableCFOptions& moptions) {
   if (moptions.compaction_pri == kVlsmRanged) {
-    return VlsmRangedL0Score(vstorage, moptions) >= 1;
+    // Files in a running step still count, as stock's file count counts
+    // them: L0 is owed until the step that takes it completes.
+    return RangedL0ScoreOf(vstorage, moptions, /*count_busy=*/true) >= 1;
   }
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
   return static_cast<int>(l0.size()) >=

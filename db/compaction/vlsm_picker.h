@@ -235,7 +235,8 @@ int VlsmL0StallCount(const MutableCFOptions& moptions,
 // of L0 and all of the base level are owed, and their overflow below):
 // stock's test, L0's file count at level0_file_num_compaction_trigger or
 // its bytes at max_bytes_for_level_base, except under kVlsmRanged, where L0
-// is owed once the layout would compact it (VlsmRangedL0Score >= 1). There
+// is owed once the layout would compact it (its L0 score reaches 1, counting
+// the files of a running step as stock's count does). There
 // the trigger is a depth and one flush is many files, so stock's test
 // counted L0 at rest (a range below its depth trigger, as RocksDB's own L0
 // below its file trigger) as owed from the second flush on: with

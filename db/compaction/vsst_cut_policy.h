@@ -22,23 +22,26 @@
 // an end that falls inside an L2 file reads the part of it outside F's range
 // too: half an L2 file on average per unaligned end. With S_M files at L1
 // and L2 (the RocksDB-shaped ranged tree) that is about one S_M of extra L2
-// per S_M of L1 moved, as much as the whole overlap of a young L2. Example,
-// S_M = 8 MiB, L2 files of 8 MiB:
-//   L2:               [a ....... f] [g ....... m] [n ....... t]
-//   L1, S_M cuts:           [d ........ j][k ........ q]
-//     the step of [k..q] reads [g..m] and [n..t]: 16 MiB of L2 for a range
-//     that holds about 8 MiB of it;
-//   L1, aligned:            [d .. f][g ....... m][n ...
-//     each file reads only the L2 files under it.
-// RocksDB aligns its own outputs the same way (its output cut pre-cuts at
-// grandparent boundaries from half the target size), which is part of why
+// per S_M of L1 moved, as much as the whole overlap of a young L2.
+// Example, S_M = 8 MiB, L2 twice L1's bytes in 8 MiB files, so each L2 file
+// spans 4 MiB of L1's keys (positions: MiB of L1 output):
+//   L2 files:       ..2)[2 ..... 6)[6 .... 10)[10 ... 14)[14 ... 18)[18..
+//   L1, S_M cuts:   [0 ............. 8)[8 ............ 16)
+//     the step of [8..16) reads the L2 files from 6 to 18: 24 MiB of L2
+//     for the 16 MiB under its range;
+//   L1, aligned:    [0 ...... 6)[6 .. 10)[10 . 14)[14 . 18)
+//     a file closes at the first L2 boundary past S_M / 2 = 4 MiB, and
+//     each step reads only the L2 under it (8 MiB for a 4 MiB file).
+// RocksDB aligns its own outputs likewise (it pre-cuts at a grandparent
+// boundary once a file holds 50% of the target size, plus 5% per boundary
+// already crossed, up to 90%), which is part of why
 // its L1->L2 steps read 1.5-1.9 bytes of L2 per L1 byte where the ranged
 // layout without this rule read 2.3-2.7
 // (docs/results/ranged-guard-cuts-1region-12M). The paper's layout keeps its
 // two rules, as measured (issue 20 keeps that layout as it is).
 //
 // A pure value type: no RocksDB state, so it is unit-tested on its own and
-// costs two comparisons per key.
+// costs at most three comparisons per key.
 #pragma once
 
 #include <cstdint>

@@ -68,6 +68,19 @@ ROCKSDB = {
 # budget (the evaluation's rule): vLSM's own sizing would give it 2 x S_M,
 # so it gets 128 MiB / S_M memtables. (db_bench's scripts used 2 x 8 MiB
 # for vLSM before issue 22; the evaluation's 16 x 8 MiB is kept.)
+# RocksDB-IO's compaction debt limits (the "rocksdb-io" system below).
+IO_DEBT_LIMITS = {"soft_pending_compaction_bytes_limit": "1G",
+                  "hard_pending_compaction_bytes_limit": "2G"}
+
+# The ranged layout RocksDB-shaped with 4 x 32 MiB memtables (the
+# "vlsm-ranged-rs32" system below, where the choice is explained).
+RANGED_RS32 = {"write_buffer_size": "32M",
+               "max_write_buffer_number": "4",
+               "max_bytes_for_level_base": "256M",
+               "level0_file_num_compaction_trigger": "8",
+               "level0_slowdown_writes_trigger": "17",
+               "level0_stop_writes_trigger": "21"}
+
 SYSTEMS = {
     "rocksdb": (None, ROCKSDB),
     # RocksDB with no compaction debt: writes slow down once the estimated
@@ -75,8 +88,7 @@ SYSTEMS = {
     # trigger (4 x 64 MiB), L0->L1 alone owes those 256 MiB plus the
     # 256 MiB L1 it rewrites, about 512 MiB: 1 GiB is two such
     # compactions' worth of debt (docs/results/method.md).
-    "rocksdb-io": (None, dict(ROCKSDB, soft_pending_compaction_bytes_limit="1G",
-                              hard_pending_compaction_bytes_limit="2G")),
+    "rocksdb-io": (None, dict(ROCKSDB, **IO_DEBT_LIMITS)),
     "vlsm": (("8M", 8, 32), {"max_write_buffer_number": "16"}),
     # Sensitivity (the paper's Table 1 / Fig. 13): S_M and Phi.
     "vlsm-sst4": (("4M", 8, 32), {"max_write_buffer_number": "32"}),
@@ -109,28 +121,14 @@ SYSTEMS = {
     # 512 MiB here and over 67 x 8 = 536 MiB there (and a stop over 640
     # and 664 MiB). The published runs used these triggers; 18 / 22 would
     # start them over 544 and 672 MiB.
-    "vlsm-ranged-rs32": (("8M", 8, 8, "ranged"),
-                         {"write_buffer_size": "32M",
-                          "max_write_buffer_number": "4",
-                          "max_bytes_for_level_base": "256M",
-                          "level0_file_num_compaction_trigger": "8",
-                          "level0_slowdown_writes_trigger": "17",
-                          "level0_stop_writes_trigger": "21"}),
+    "vlsm-ranged-rs32": (("8M", 8, 8, "ranged"), RANGED_RS32),
     # vlsm-ranged-rs32 under RocksDB-IO's debt limits (issue 20: "the
     # ranged layout runs with RocksDB-IO's pending-compaction limits"):
     # its L0 at rest and its debt count against the same 1 and 2 GiB that
     # slow and stop RocksDB-IO, so its tail is compared on equal terms.
     # (vlsm-ranged-rs32 keeps upstream's 64 and 256 GiB, as its published
     # runs had.)
-    "vlsm-ranged-rs32-io": (("8M", 8, 8, "ranged"),
-                            {"write_buffer_size": "32M",
-                             "max_write_buffer_number": "4",
-                             "max_bytes_for_level_base": "256M",
-                             "level0_file_num_compaction_trigger": "8",
-                             "level0_slowdown_writes_trigger": "17",
-                             "level0_stop_writes_trigger": "21",
-                             "soft_pending_compaction_bytes_limit": "1G",
-                             "hard_pending_compaction_bytes_limit": "2G"}),
+    "vlsm-ranged-rs32-io": (("8M", 8, 8, "ranged"), dict(RANGED_RS32, **IO_DEBT_LIMITS)),
     "vlsm-ranged-rs64": (("8M", 8, 8, "ranged"),
                          {"write_buffer_size": "64M",
                           "max_write_buffer_number": "2",

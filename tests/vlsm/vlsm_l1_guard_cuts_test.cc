@@ -138,6 +138,7 @@ TEST(VlsmL1GuardCutsTest, AStepLeavesL1CutWhereTheNextRangeStarts) {
 
 struct KeyRange {
   std::string smallest, largest;
+  uint64_t size;
 };
 
 std::vector<KeyRange> FilesAt(DB* db, int level) {
@@ -145,7 +146,7 @@ std::vector<KeyRange> FilesAt(DB* db, int level) {
   db->GetColumnFamilyMetaData(&meta);
   std::vector<KeyRange> files;
   for (const SstFileMetaData& f : meta.levels[level].files) {
-    files.push_back({f.smallestkey, f.largestkey});
+    files.push_back({f.smallestkey, f.largestkey, f.size});
   }
   return files;  // a level >= 1: sorted, disjoint
 }
@@ -246,6 +247,10 @@ TEST(VlsmL1GuardCutsTest, RangedL1FilesEndWhereL2FilesEnd) {
                       &l1, &l2);
   ASSERT_GE(l1.size(), 3u) << "several L1 files, so several cuts to check";
   EXPECT_EQ(L1CutsInsideL2Files(l1, l2), 0);
+  // Each was closed at an L2 boundary before S_M, not by the size rule.
+  for (size_t i = 0; i + 1 < l1.size(); ++i) {
+    EXPECT_LT(l1[i].size, kSstSize) << "L1 file " << i;
+  }
 }
 
 // The same steps under the paper's layout, which cuts at S_M and on the

@@ -742,6 +742,24 @@ TEST_P(RangedPickTest, DebtEstimateOwesL0AndL1AtTheDepthTrigger) {
   EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 15 * kMiB / 2);
 }
 
+// While a ranged step runs, its files are still owed (stock's file count
+// counts them too). Five flushes in thirds and a sixth piece in the middle
+// range: only the middle range is at the depth trigger of 6, and it is in a
+// step. L0 (4 MiB) and L1 (3 MiB) stay owed until the step completes.
+TEST_P(RangedPickTest, DebtEstimateOwesL0WhileItsStepRuns) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 6;
+  AddL0(62, "i", "p", 6)->being_compacted = true;
+  for (uint64_t e = 5; e >= 1; --e) {
+    AddL0(10 * e + 1, "a", "h", e);
+    AddL0(10 * e + 2, "i", "p", e)->being_compacted = true;
+    AddL0(10 * e + 3, "q", "z", e);
+  }
+  AddL1Thirds();
+  Finalize();
+  EXPECT_TRUE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_));
+  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 7 * kMiB);
+}
+
 // Under any other compaction_pri the delay follows RocksDB's estimate.
 TEST_P(RangedPickTest, OtherPrioritiesDelayOnRocksDBsEstimate) {
   mutable_cf_options_.compaction_pri = kMinOverlappingRatio;

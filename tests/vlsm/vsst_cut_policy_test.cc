@@ -147,7 +147,7 @@ TEST(VsstCutPolicyTest, AlignedPolicyCutsAtAnL2BoundaryFromHalfSize) {
   EXPECT_EQ(kPolicy.BeforeKey(6 * kMiB, 0, true), Decision::kKeep);
 }
 
-// The header's example as a stream: L2 holds 4 bytes per byte passing
+// The header's effect as a stream, with a denser L2: 4 bytes per byte passing
 // through, in 8 MiB files, so an L2 boundary comes every 2 MiB of the
 // stream (at 1, 3, 5, ... MiB). Unaligned, every 8 MiB file ends inside an
 // L2 file and its L1->L2 step reads 5 L2 files (40 MiB) for the 32 MiB its

@@ -32,12 +32,13 @@ FIGURES = [
     ("longest_stall_s", "longest stall (s)", 2),
     ("io_amplification", "I/O amp.", 2),
     ("cpu_us_per_op", "CPU µs/op", 2),
-    # To the end of compaction (load_a.sh's SETTLE=1); "–" for a run that
-    # did not settle, and the median is of the runs that did.
+    # To the end of compaction (load_a.sh's SETTLE=1).
     ("io_amplification_paid", "I/O amp. (debt paid)", 2),
     ("cpu_us_per_op_paid", "CPU µs/op (debt paid)", 2),
     ("step_p99_mib", "P99 step (MiB)", 1),
     ("peak_rss_mib", "peak RSS (MiB)", 0),
+    # A figure a run lacks (debt paid, when it did not settle) shows "–";
+    # the median is of the runs that have it.
 ]
 
 
@@ -79,9 +80,9 @@ def render(dirs, pct, at_load, closed):
                 continue
             med = statistics.median(known)
             shown = " / ".join("–" if v is None else
-                               fmt(int(v) if digits == 0 else float(v), digits)
+                               fmt(round(v) if digits == 0 else float(v), digits)
                                for v in values)
-            cells.append(f"**{fmt(int(med) if digits == 0 else float(med), digits)}** "
+            cells.append(f"**{fmt(round(med) if digits == 0 else float(med), digits)}** "
                          f"({shown})" if len(values) > 1 else fmt(float(med), digits))
         rows.append([s, str(len(samples))] + cells)
     out = [f"**Load A, open loop, {pct}% of RocksDB's rate: medians of "
