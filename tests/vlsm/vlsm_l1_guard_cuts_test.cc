@@ -88,12 +88,26 @@ void PutLetters(DB* db, Model* model, char first, char last,
   }
 }
 
-std::vector<std::string> L1FirstKeys(DB* db) {
+struct LevelFile {
+  std::string smallest, largest;
+  uint64_t size;
+  std::string name;  // relative_filename
+};
+
+std::vector<LevelFile> FilesAt(DB* db, int level) {
   ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);
+  std::vector<LevelFile> files;
+  for (const SstFileMetaData& f : meta.levels[level].files) {
+    files.push_back({f.smallestkey, f.largestkey, f.size, f.relative_filename});
+  }
+  return files;  // a level >= 1: sorted, disjoint
+}
+
+std::vector<std::string> L1FirstKeys(DB* db) {
   std::vector<std::string> firsts;
-  for (const SstFileMetaData& f : meta.levels[1].files) {
-    firsts.push_back(f.smallestkey);
+  for (const LevelFile& f : FilesAt(db, 1)) {
+    firsts.push_back(f.smallest);
   }
   return firsts;
 }
@@ -136,28 +150,13 @@ TEST(VlsmL1GuardCutsTest, AStepLeavesL1CutWhereTheNextRangeStarts) {
   ASSERT_TRUE(DestroyDB(path, options).ok());
 }
 
-struct KeyRange {
-  std::string smallest, largest;
-  uint64_t size;
-};
-
-std::vector<KeyRange> FilesAt(DB* db, int level) {
-  ColumnFamilyMetaData meta;
-  db->GetColumnFamilyMetaData(&meta);
-  std::vector<KeyRange> files;
-  for (const SstFileMetaData& f : meta.levels[level].files) {
-    files.push_back({f.smallestkey, f.largestkey, f.size});
-  }
-  return files;  // a level >= 1: sorted, disjoint
-}
-
 // The boundaries between consecutive L1 files that fall inside an L2 file:
 // each makes both L1 files' L1->L2 steps read that L2 file.
-int L1CutsInsideL2Files(const std::vector<KeyRange>& l1,
-                        const std::vector<KeyRange>& l2) {
+int L1CutsInsideL2Files(const std::vector<LevelFile>& l1,
+                        const std::vector<LevelFile>& l2) {
   int inside = 0;
   for (size_t i = 0; i + 1 < l1.size(); ++i) {
-    for (const KeyRange& f : l2) {
+    for (const LevelFile& f : l2) {
       if (f.smallest <= l1[i].largest && f.largest >= l1[i + 1].smallest) {
         ++inside;
       }
@@ -185,7 +184,7 @@ std::string KeyAt(int i) {
 // files, so S_M cuts fall inside them; and it touches at most 5 (160 KiB,
 // under f * S_M = 256 KiB), so the overlap rule never cuts.
 void CompactIntoL1OverL2(CompactionPri pri, const std::string& path,
-                         std::vector<KeyRange>* l1, std::vector<KeyRange>* l2) {
+                         std::vector<LevelFile>* l1, std::vector<LevelFile>* l2) {
   Options options = VlsmTestOptions(nullptr);
   options.compaction_pri = pri;
   options.compression = kNoCompression;
@@ -207,11 +206,9 @@ void CompactIntoL1OverL2(CompactionPri pri, const std::string& path,
     ASSERT_TRUE(db->Put(WriteOptions(), KeyAt(i), model[KeyAt(i)]).ok());
   }
   ASSERT_TRUE(db->Flush(FlushOptions()).ok());
-  ColumnFamilyMetaData meta;
-  db->GetColumnFamilyMetaData(&meta);
   std::vector<std::string> l0;
-  for (const SstFileMetaData& f : meta.levels[0].files) {
-    l0.push_back(f.relative_filename);
+  for (const LevelFile& f : FilesAt(db.get(), 0)) {
+    l0.push_back(f.name);
   }
   CompactionOptions to_l2;
   to_l2.output_file_size_limit = kSstSize;
@@ -242,7 +239,7 @@ void CompactIntoL1OverL2(CompactionPri pri, const std::string& path,
 }
 
 TEST(VlsmL1GuardCutsTest, RangedL1FilesEndWhereL2FilesEnd) {
-  std::vector<KeyRange> l1, l2;
+  std::vector<LevelFile> l1, l2;
   CompactIntoL1OverL2(kVlsmRanged, TestPath("vlsm_l1_guard_cuts_test", "l2_ranged"),
                       &l1, &l2);
   ASSERT_GE(l1.size(), 3u) << "several L1 files, so several cuts to check";
@@ -257,7 +254,7 @@ TEST(VlsmL1GuardCutsTest, RangedL1FilesEndWhereL2FilesEnd) {
 // overlap bound only: its cuts fall inside L2 files (so the scenario does
 // tell the two policies apart).
 TEST(VlsmL1GuardCutsTest, PaperLayoutCutsL1InsideL2Files) {
-  std::vector<KeyRange> l1, l2;
+  std::vector<LevelFile> l1, l2;
   CompactIntoL1OverL2(kVlsm, TestPath("vlsm_l1_guard_cuts_test", "l2_paper"), &l1,
                       &l2);
   ASSERT_GE(l1.size(), 3u);
