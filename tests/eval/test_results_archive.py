@@ -34,6 +34,17 @@ class ResultsArchiveTest(unittest.TestCase):
                     with open(os.path.join(u, n)) as f:
                         self.assertEqual(f.read(), text, n)
 
+    def test_an_experiments_diff_stays_in_the_open(self):
+        """A diff an experiment's library was built with is how to rerun
+        it, not raw output: a reader needs it beside the page."""
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "x1"))
+            for n in ("README.md", "change.diff", os.path.join("x1", "load80-x.json")):
+                with open(os.path.join(d, n), "w") as f:
+                    f.write(n)
+            self.assertEqual(pack(d), 1)
+            self.assertEqual(sorted(os.listdir(d)), sorted([ARCHIVE, "README.md", "change.diff", "x1"]))
+
     def test_runs_in_subdirectories_share_one_archive(self):
         """An experiment of several runs packs them all into one archive;
         each run directory still reads as a fresh one."""

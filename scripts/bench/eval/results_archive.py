@@ -1,8 +1,8 @@
 """One compressed archive of raw runs per experiment directory (issue 22).
 
 An experiment directory under docs/results keeps in the open what a reader
-or a page needs (config.txt, summary.json, and any README or medians); its
-raw runs (each run's report JSON, per-second CSV, db_bench/ycsb output and
+or a page needs (config.txt, summary.json, any README or medians, and the
+.diff an experiment's library was built with); its raw runs (each run's report JSON, per-second CSV, db_bench/ycsb output and
 machine record) go into raw.tar.xz beside them. The .err progress logs are
 dropped: they repeat the CSVs. An experiment of several runs keeps each run
 in a subdirectory (its config.txt and summary.json open) and all their raw
@@ -21,6 +21,13 @@ import tempfile
 
 ARCHIVE = "raw.tar.xz"
 KEPT_OPEN = {"config.txt", "summary.json", "README.md"}
+# A patch an experiment's library was built with (git apply): how to rerun
+# it, kept beside the page, not raw output.
+KEPT_OPEN_SUFFIXES = (".diff",)
+
+
+def _kept_open(name):
+    return name in KEPT_OPEN or name.endswith(KEPT_OPEN_SUFFIXES)
 
 
 def _loose_files(directory):
@@ -32,8 +39,8 @@ def _loose_files(directory):
         if os.path.isdir(path):
             names += [n + "/" + m for m in sorted(os.listdir(path))
                       if os.path.isfile(os.path.join(path, m))
-                      and m not in KEPT_OPEN and m != ARCHIVE]
-        elif n not in KEPT_OPEN and n != ARCHIVE:
+                      and not _kept_open(m) and m != ARCHIVE]
+        elif not _kept_open(n) and n != ARCHIVE:
             names.append(n)
     return names
 
