@@ -45,6 +45,21 @@ class ResultsArchiveTest(unittest.TestCase):
             self.assertEqual(pack(d), 1)
             self.assertEqual(sorted(os.listdir(d)), sorted([ARCHIVE, "README.md", "change.diff", "x1"]))
 
+    def test_packing_again_keeps_the_runs_already_packed(self):
+        """A run added to a packed experiment joins its archive: the runs
+        packed before stay readable."""
+        with tempfile.TemporaryDirectory() as d:
+            for run in ("r1", "r2"):
+                os.mkdir(os.path.join(d, run))
+                with open(os.path.join(d, run, "load80-x.json"), "w") as f:
+                    f.write(run)
+                if run == "r1":
+                    self.assertEqual(pack(d), 1)
+            self.assertEqual(pack(d), 1)
+            for run in ("r1", "r2"):
+                with open(os.path.join(unpacked(os.path.join(d, run)), "load80-x.json")) as f:
+                    self.assertEqual(f.read(), run)
+
     def test_runs_in_subdirectories_share_one_archive(self):
         """An experiment of several runs packs them all into one archive;
         each run directory still reads as a fresh one."""

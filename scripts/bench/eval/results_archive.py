@@ -13,6 +13,7 @@ files in the experiment's one archive, as <run>/<file>.
                                            its raw runs readable as files
 """
 import atexit
+import io
 import os
 import shutil
 import sys
@@ -47,8 +48,10 @@ def _loose_files(directory):
 
 def pack(directory):
     """Moves directory's raw run files (its subdirectories' too) into
-    directory/raw.tar.xz; returns how many it packed. Reproducible: sorted
-    names, zeroed owners and times."""
+    directory/raw.tar.xz; returns how many it packed. Runs packed before
+    stay in the archive (a loose file of the same name replaces its packed
+    copy), so a run added to a committed experiment joins it. Reproducible:
+    sorted names, zeroed owners and times."""
     names = _loose_files(directory)
     raw = [n for n in names if not n.endswith(".err")]
     if not raw:
@@ -60,9 +63,23 @@ def pack(directory):
         info.mtime = 0
         return info
 
-    with tarfile.open(os.path.join(directory, ARCHIVE), "w:xz", preset=9) as tar:
-        for n in raw:
-            tar.add(os.path.join(directory, n), arcname=n, filter=clean)
+    archive = os.path.join(directory, ARCHIVE)
+    packed_before = {}  # name -> content, of the runs already in the archive
+    if os.path.exists(archive):
+        with tarfile.open(archive, "r:xz") as old:
+            for member in old.getmembers():
+                if member.isfile() and member.name not in raw:
+                    with old.extractfile(member) as f:
+                        packed_before[member.name] = f.read()
+    with tarfile.open(archive + ".new", "w:xz", preset=9) as tar:
+        for n in sorted(set(raw) | set(packed_before)):
+            if n in packed_before:
+                info = clean(tarfile.TarInfo(n))
+                info.size = len(packed_before[n])
+                tar.addfile(info, io.BytesIO(packed_before[n]))
+            else:
+                tar.add(os.path.join(directory, n), arcname=n, filter=clean)
+    os.replace(archive + ".new", archive)
     for n in names:
         os.remove(os.path.join(directory, n))
     return len(raw)
