@@ -76,7 +76,10 @@ def main():
             if not os.path.exists(path):
                 continue
             with open(path) as f:
-                p = profile(json.load(f), a.limit)
+                try:
+                    p = profile(json.load(f), a.limit)
+                except ValueError as e:
+                    sys.exit(f"debt_profile.py: {path}: {e}")
             figures[f"{name}/{system}"] = p
             rows.append([name, system, str(p["seconds"]), f"{p['owed_share']:.0%}",
                          fmt(p["l0_mib_when_owed"]), fmt(p["owed_mib_when_owed"]),
