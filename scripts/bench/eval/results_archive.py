@@ -2,8 +2,9 @@
 
 An experiment directory under docs/results keeps in the open what a reader
 or a page needs (config.txt, summary.json, any README or medians, and the
-.diff an experiment's library was built with); its raw runs (each run's report JSON, per-second CSV, db_bench/ycsb output and
-machine record) go into raw.tar.xz beside them. The .err progress logs are
+.diff an experiment's library was built with); its raw runs (each run's
+report JSON, per-second CSV, db_bench/ycsb output and machine record) go
+into raw.tar.xz beside them. The .err progress logs are
 dropped: they repeat the CSVs. An experiment of several runs keeps each run
 in a subdirectory (its config.txt and summary.json open) and all their raw
 files in the experiment's one archive, as <run>/<file>.
