@@ -27,7 +27,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import load_dir, publish, read_out_dir, systems_of, table  # noqa: E402
+from report import fmt, load_dir, publish, read_out_dir, systems_of, table  # noqa: E402
 
 MIB = 1 << 20
 
@@ -54,10 +54,6 @@ def profile(rep, limit):
     }
 
 
-def fmt(v, digits=0):
-    return "–" if v is None else f"{v:,.{digits}f}"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out", nargs="+")
@@ -82,8 +78,8 @@ def main():
                     sys.exit(f"debt_profile.py: {path}: {e}")
             figures[f"{name}/{system}"] = p
             rows.append([name, system, str(p["seconds"]), f"{p['owed_share']:.0%}",
-                         fmt(p["l0_mib_when_owed"]), fmt(p["owed_mib_when_owed"]),
-                         str(p["seconds_at_limit"]), fmt(p["stall_s"], 1)])
+                         fmt(p["l0_mib_when_owed"], 0), fmt(p["owed_mib_when_owed"], 0),
+                         str(p["seconds_at_limit"]), fmt(float(p["stall_s"]), 1)])
     if not rows:
         sys.exit(f"debt_profile.py: no load{a.load} reports in {' '.join(a.out)}")
     text = table(["run", "system", "seconds", "owed (share of seconds)",
