@@ -18,11 +18,6 @@ bool UpToEnd(const Slice& key, const L0Span& s, const Comparator* ucmp) {
   return c < 0 || (c == 0 && !s.exclusive_end);
 }
 
-bool Covers(const L0Span& s, const Slice& key, const Comparator* ucmp) {
-  return ucmp->CompareWithoutTimestamp(s.smallest, key) <= 0 &&
-         UpToEnd(key, s, ucmp);
-}
-
 // One end of a span, for sweeps over L0 in key order. At one key, exclusive
 // ends come first (the span does not reach the key), then the starts, then
 // inclusive ends (the span holds the key).
@@ -234,144 +229,53 @@ int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
       std::min<uint64_t>(l1_memtables, static_cast<uint64_t>(configured)));
 }
 
-double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
-                     int slowdown_trigger) {
-  const double score =
-      static_cast<double>(depth) / static_cast<double>(std::max(depth_trigger, 1));
-  if (slowdown_trigger > 0 && memtables_worth >= slowdown_trigger) {
-    return std::max(score, 1.0);
-  }
-  return score;
-}
-
-uint64_t RangedL0StepDebt(const std::vector<L0Span>& l0,
-                          const std::vector<L0Span>& l1,
-                          const Comparator* ucmp, int depth_trigger) {
-  // Files being compacted count: they stay in L0 until their step installs,
-  // as RocksDB's own estimate counts them.
-  const std::vector<Slice> starts = RangeStarts(l0, ucmp, /*count_busy=*/true);
-  if (starts.empty()) {
-    return 0;
-  }
-  auto range_of = [&](const Slice& key) {
-    return RangeHolding(starts, key, ucmp);
-  };
-  // Depth only rises where a file starts, and every range starts with a
-  // file start: a range's depth is the deepest the sweep gets at a start
-  // inside it. A file counts in the range that holds its first key, and the
-  // range reaches as far as its files do (its step's L1 files are the ones
-  // under that span).
-  std::vector<int> depth(starts.size(), 0);
-  int d = 0;
-  for (const End& e : SortedEnds(l0, ucmp, /*count_busy=*/true)) {
-    if (e.order == 1) {
-      ++d;
-      const size_t k = range_of(e.key);
-      depth[k] = std::max(depth[k], d);
-    } else {
-      --d;
-    }
-  }
-  std::vector<L0Span> spans(starts.size());
-  std::vector<bool> seen(starts.size(), false);
-  for (const L0Span& f : l0) {
-    const size_t k = range_of(f.smallest);
-    L0Span& r = spans[k];
-    if (!seen[k]) {
-      seen[k] = true;
-      r = f;
-      r.smallest = starts[k];
-      r.bytes = 0;
-    } else {
-      const int c = ucmp->CompareWithoutTimestamp(f.largest, r.largest);
-      if (c > 0 || (c == 0 && !f.exclusive_end)) {
-        r.largest = f.largest;
-        r.exclusive_end = f.exclusive_end;
-      }
-    }
-    r.bytes += f.bytes;
-  }
-  uint64_t debt = 0;
-  for (size_t k = 0; k < starts.size(); ++k) {
-    if (depth[k] < std::max(depth_trigger, 1)) {
-      continue;
-    }
-    debt += spans[k].bytes;
-    for (const L0Span& f : l1) {
-      if (SpansOverlap(spans[k], f, ucmp)) {
-        debt += f.bytes;
-      }
-    }
-  }
-  return debt;
-}
-
-std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
-                                               const Comparator* ucmp) {
-  // Depth only rises where a span starts, so every range of constant depth
-  // that is deepest somewhere begins at a span's first key: those keys are
-  // the candidates. O(n^2) for n L0 files, fine for the hundreds L0 holds.
-  struct Seed {
-    std::vector<size_t> covering;
-    uint64_t oldest_epoch;
-  };
-  std::vector<Seed> seeds;
-  std::set<std::vector<size_t>> seen;
-  for (const L0Span& start : l0) {
-    Seed seed{{}, UINT64_MAX};
-    for (size_t i = 0; i < l0.size(); ++i) {
-      if (Covers(l0[i], start.smallest, ucmp)) {
-        seed.covering.push_back(i);
-        seed.oldest_epoch = std::min(seed.oldest_epoch, l0[i].epoch);
-      }
-    }
-    if (seen.insert(seed.covering).second) {
-      seeds.push_back(std::move(seed));
-    }
-  }
-  std::stable_sort(seeds.begin(), seeds.end(),
-                   [](const Seed& a, const Seed& b) {
-                     if (a.covering.size() != b.covering.size()) {
-                       return a.covering.size() > b.covering.size();
-                     }
-                     return a.oldest_epoch < b.oldest_epoch;
-                   });
-  std::vector<std::vector<size_t>> ranked;
-  ranked.reserve(seeds.size());
-  for (Seed& s : seeds) {
-    ranked.push_back(std::move(s.covering));
-  }
-  return ranked;
-}
-
 std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
                                         const std::vector<size_t>& seed,
                                         const Comparator* ucmp) {
-  std::vector<bool> taken(l0.size(), false);
-  std::vector<size_t> to_visit;
+  // One pass, newest first: a file is taken if it is in the seed or
+  // overlaps a newer taken file, and every newer file is settled before it.
+  // The taken files so far are kept as the key ranges of their connected
+  // groups (`groups`, ascending and disjoint), so that each file is tested
+  // with one binary search rather than against every taken file: the debt
+  // estimate asks for the closure of every due range at each version
+  // install, under the DB mutex, with hundreds of L0 files.
+  std::vector<bool> in_seed(l0.size(), false);
   for (size_t i : seed) {
-    if (!taken[i]) {
-      taken[i] = true;
-      to_visit.push_back(i);
-    }
+    in_seed[i] = true;
   }
-  while (!to_visit.empty()) {
-    const size_t t = to_visit.back();
-    to_visit.pop_back();
-    // Older: later in L0's order (newest first), as reads and the L0
-    // order rule see it; epochs can tie (see the header).
-    for (size_t o = t + 1; o < l0.size(); ++o) {
-      if (!taken[o] && SpansOverlap(l0[o], l0[t], ucmp)) {
-        taken[o] = true;
-        to_visit.push_back(o);
-      }
-    }
-  }
+  auto ends_before = [ucmp](const L0Span& g, const Slice& key) {
+    return !UpToEnd(key, g, ucmp);
+  };
+  std::vector<L0Span> groups;
   std::vector<size_t> closure;
   for (size_t i = 0; i < l0.size(); ++i) {
-    if (taken[i]) {
-      closure.push_back(i);
+    const L0Span& f = l0[i];
+    // The first group not ending before f starts; groups from there on that
+    // overlap f are contiguous.
+    auto first = std::partition_point(
+        groups.begin(), groups.end(),
+        [&](const L0Span& g) { return ends_before(g, f.smallest); });
+    auto last = first;
+    while (last != groups.end() && SpansOverlap(*last, f, ucmp)) {
+      ++last;
     }
+    if (!in_seed[i] && first == last) {
+      continue;
+    }
+    closure.push_back(i);
+    // f joins the groups it overlaps into one.
+    L0Span merged = f;
+    for (auto g = first; g != last; ++g) {
+      if (ucmp->CompareWithoutTimestamp(g->smallest, merged.smallest) < 0) {
+        merged.smallest = g->smallest;
+      }
+      const int c = ucmp->CompareWithoutTimestamp(g->largest, merged.largest);
+      if (c > 0 || (c == 0 && merged.exclusive_end)) {
+        merged.largest = g->largest;
+        merged.exclusive_end = g->exclusive_end;
+      }
+    }
+    groups.insert(groups.erase(first, last), merged);
   }
   return closure;
 }

@@ -1,12 +1,11 @@
 // The ranged L0 layout (issue 20; spec section 8): its decisions as pure
 // functions over user-key ranges, so that each is tested without a DB.
-// In use under compaction_pri = kVlsmRanged: RankedL0Seeds and
-// OlderOverlapClosure drive the ranged pick (PickRangedL0 in vlsm_picker.h);
+// In use under compaction_pri = kVlsmRanged: OlderOverlapClosure closes the
+// due steps of vlsm_l0_due.h over older files (PickRangedL0, the estimate);
 // FlushSplitKeys cuts every flush (db/vlsm_flush_split.h), and L0GuardKeys,
-// the guards among its cuts, cut L1's outputs (vlsm_l1_guard_cuts.h); MaxDepth,
-// L0MemtablesWorth and RangedL0Score make L0's compaction score and its
-// write-stall count (VlsmAdjustCompactionScores, VlsmL0StallCount);
-// RangedL0StepDebt the debt a write delay follows (VlsmWriteDelayDebt).
+// the guards among its cuts, cut L1's outputs (vlsm_l1_guard_cuts.h); MaxDepth
+// and RangedDepthTrigger feed the due rule (vlsm_l0_due.h), L0MemtablesWorth
+// the write-stall count (VlsmL0StallCount).
 //
 // Why. In the paper's layout L0 is a FIFO of whole flushes and each L0 -> L1
 // step takes one flush: narrow, but each step rewrites the L1 range for one
@@ -78,13 +77,6 @@ bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp);
 int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
              bool count_busy = true);
 
-// Where a ranged L0 -> L1 step may start, best first: for every key where
-// a file starts, the spans covering it (indexes into l0), ordered by depth,
-// deepest first, and on equal depth by the oldest epoch among them, oldest
-// first (its data has waited longest). Sets that repeat appear once.
-std::vector<std::vector<size_t>> RankedL0Seeds(const std::vector<L0Span>& l0,
-                                               const Comparator* ucmp);
-
 // The L0 inputs of the step that starts from `seed`: the seed, then, until
 // nothing changes, every span older than one already taken whose range
 // overlaps it. Older means later in l0, which is in L0's order, newest first:
@@ -120,35 +112,6 @@ int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
 // worth, whatever is configured.
 int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
                        uint64_t memtable_bytes);
-
-// The ranged layout's L0 compaction score: depth over the depth trigger, and
-// at least 1 once L0 holds `slowdown_trigger` memtables' worth: with
-// sequential keys depth stays 1 while L0 grows, and no write stall may exist
-// without an L0 step scheduled to end it.
-double RangedL0Score(int depth, int depth_trigger, int memtables_worth,
-                     int slowdown_trigger);
-
-// The bytes L0 -> L1 steps owe now, as RocksDB's estimate of pending
-// compaction bytes counts L0 but range by range: every range of L0 (as the
-// flushes cut it; busy files included) whose depth has reached
-// `depth_trigger` owes its L0 bytes and the bytes of the L1 files its step
-// rewrites; a range below the trigger owes nothing yet.
-//
-// Why. The write controller adjusts a delay at every install by whether the
-// debt grew or fell since the last one (SetupDelay). RocksDB's L0 term is
-// all of L0 and all of L1 once L0 reaches its trigger. A ranged step moves
-// a range's bytes from L0 into L1 and leaves that sum as it was, so to the
-// controller each step looked like no progress, and each cut the delayed
-// rate again (x0.8) where one wide step over all of L0 drops the term and
-// raises the rate. Range by range, each step pays its own share.
-// Worked example: three ranges over L1 in thirds (1 MiB each), four
-// flushes deep at a trigger of 4, 1 MiB of L0 per range: the debt is
-// 3 x (1 + 1) = 6 MiB, as RocksDB's term. After a step over the middle
-// range L0 holds 2 MiB and L1 4 MiB: RocksDB's term is still 6; this one is
-// 4, the two ranges still at the trigger.
-uint64_t RangedL0StepDebt(const std::vector<L0Span>& l0,
-                          const std::vector<L0Span>& l1,
-                          const Comparator* ucmp, int depth_trigger);
 
 // How a flush may be cut.
 struct FlushSplitLimits {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <unordered_set>
@@ -136,16 +137,24 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 }
 
 bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
-                  CompactionPicker* picker, int output_level,
+                  CompactionPicker* picker,
+                  const MutableCFOptions& moptions, int output_level,
                   int penultimate_level,
-                  CompactionInputFiles* start_level_inputs) {
+                  CompactionInputFiles* start_level_inputs, bool due_only) {
   if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
     return false;
   }
   const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
   const Comparator* ucmp = vstorage->user_comparator();
   const std::vector<L0Span> spans = SpansOf(l0);
-  for (const std::vector<size_t>& seed : RankedL0Seeds(spans, ucmp)) {
+  std::vector<std::vector<size_t>> seeds =
+      DueL0Seeds(spans, ucmp, RangedL0TriggersOf(*vstorage, moptions),
+                 /*count_busy=*/false);
+  if (seeds.empty() && !due_only) {
+    // Every range, deepest first: a trigger of depth 1 makes each one due.
+    seeds = DueL0Seeds(spans, ucmp, RangedL0Triggers{}, /*count_busy=*/false);
+  }
+  for (const std::vector<size_t>& seed : seeds) {
     CompactionInputFiles candidate;
     candidate.level = 0;
     bool busy = false;
@@ -158,19 +167,21 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
       *start_level_inputs = std::move(candidate);
       return true;
     }
-    // Busy here: try the next range.
+    // Busy here: try the next step.
   }
   return false;
 }
 
-bool PickVlsmL0Inputs(CompactionPri pri, const std::string& cf_name,
+bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
+                      const std::string& cf_name,
                       VersionStorageInfo* vstorage, CompactionPicker* picker,
                       int output_level, int penultimate_level,
-                      CompactionInputFiles* start_level_inputs) {
-  assert(IsVlsmCompactionPri(pri));
-  return pri == kVlsmRanged
-             ? PickRangedL0(cf_name, vstorage, picker, output_level,
-                            penultimate_level, start_level_inputs)
+                      CompactionInputFiles* start_level_inputs,
+                      bool due_only) {
+  assert(IsVlsmCompactionPri(moptions.compaction_pri));
+  return moptions.compaction_pri == kVlsmRanged
+             ? PickRangedL0(cf_name, vstorage, picker, moptions, output_level,
+                            penultimate_level, start_level_inputs, due_only)
              : PickOldestL0File(cf_name, vstorage, picker, output_level,
                                 penultimate_level, start_level_inputs);
 }
@@ -182,12 +193,15 @@ bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
                     CompactionReason* reason) {
   const std::vector<FileMetaData*> proposed = start_level_inputs->files;
   *output_level = vstorage->base_level();
-  if (!PickVlsmL0Inputs(mutable_cf_options.compaction_pri, cf_name, vstorage,
-                        picker, *output_level,
+  // Work the score proposed is due work; any other proposal (a marked file,
+  // TTL, periodic) may start whichever step comes first.
+  const bool due_only = *reason == CompactionReason::kLevelL0FilesNum;
+  if (!PickVlsmL0Inputs(mutable_cf_options, cf_name, vstorage, picker,
+                        *output_level,
                         Compaction::EvaluatePenultimateLevel(
                             vstorage, mutable_cf_options, ioptions, 0,
                             *output_level),
-                        start_level_inputs)) {
+                        start_level_inputs, due_only)) {
     return false;
   }
   if (start_level_inputs->files != proposed) {
@@ -348,24 +362,25 @@ int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
       moptions.write_buffer_size);
 }
 
-namespace {
-// RangedL0Score over the version's L0; count_busy: whether files in a
-// running compaction count toward the depth.
-double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
-                       const MutableCFOptions& moptions, bool count_busy) {
-  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
-  return RangedL0Score(
-      MaxDepth(SpansOf(l0), vstorage.user_comparator(), count_busy),
-      VlsmRangedDepthTriggerOf(vstorage, moptions),
-      L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size),
-      moptions.level0_slowdown_writes_trigger);
+RangedL0Triggers RangedL0TriggersOf(const VersionStorageInfo& vstorage,
+                                    const MutableCFOptions& moptions) {
+  RangedL0Triggers t;
+  t.depth = VlsmRangedDepthTriggerOf(vstorage, moptions);
+  // The most L0 may hold before Flush() waits (see the header).
+  const uint64_t flush_waits_above =
+      static_cast<uint64_t>(
+          std::max(moptions.level0_slowdown_writes_trigger - 2, 1)) *
+      std::max<uint64_t>(moptions.write_buffer_size, 1);
+  t.byte_target =
+      std::min<uint64_t>(moptions.max_bytes_for_level_base, flush_waits_above);
+  return t;
 }
-}  // namespace
 
 double VlsmRangedL0Score(const VersionStorageInfo& vstorage,
                          const MutableCFOptions& moptions) {
-  // What a new step may take: files already in a step do not count.
-  return RangedL0ScoreOf(vstorage, moptions, /*count_busy=*/false);
+  return RangedL0Score(SpansOf(vstorage.LevelFiles(0)),
+                       vstorage.user_comparator(),
+                       RangedL0TriggersOf(vstorage, moptions));
 }
 
 void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
@@ -387,39 +402,57 @@ int VlsmL0StallCount(const MutableCFOptions& moptions,
   return L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size);
 }
 
-bool VlsmL0OwedInDebtEstimate(const VersionStorageInfo& vstorage,
-                              const MutableCFOptions& moptions) {
-  if (moptions.compaction_pri == kVlsmRanged) {
-    // Files in a running step still count, as stock's file count counts
-    // them: L0 is owed until the step that takes it completes.
-    return RangedL0ScoreOf(vstorage, moptions, /*count_busy=*/true) >= 1;
-  }
+L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
+                            const MutableCFOptions& moptions) {
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
-  return static_cast<int>(l0.size()) >=
-             moptions.level0_file_num_compaction_trigger ||
-         TotalFileSize(l0) >= moptions.max_bytes_for_level_base;
+  const int base = vstorage.base_level();
+  if (l0.empty() || base < 1 || base >= vstorage.num_levels()) {
+    return {};
+  }
+  if (moptions.compaction_pri == kVlsmRanged) {
+    return RangedL0Debt(SpansOf(l0), SpansOf(vstorage.LevelFiles(base)),
+                        vstorage.user_comparator(),
+                        RangedL0TriggersOf(vstorage, moptions));
+  }
+  const uint64_t l0_bytes = TotalFileSize(l0);
+  if (static_cast<int>(l0.size()) <
+          moptions.level0_file_num_compaction_trigger &&
+      l0_bytes < moptions.max_bytes_for_level_base) {
+    return {};
+  }
+  return {l0_bytes, vstorage.NumLevelBytes(base)};
 }
 
-uint64_t VlsmWriteDelayDebt(const VersionStorageInfo& vstorage,
-                            const MutableCFOptions& moptions) {
-  const uint64_t estimate = vstorage.estimated_compaction_needed_bytes();
-  if (moptions.compaction_pri != kVlsmRanged || vstorage.num_levels() < 2) {
-    return estimate;
+bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions, Logger* logger) {
+  if (!IsVlsmCompactionPri(moptions.compaction_pri) ||
+      moptions.disable_auto_compactions) {
+    return true;
   }
-  // RocksDB's L0 term (VersionStorageInfo::EstimateCompactionBytesNeeded):
-  // all of L0 and all of the base level, once L0 is owed
-  // (VlsmL0OwedInDebtEstimate). Its overflow into the levels below stays in
-  // the estimate.
-  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
-  const int base = std::max(vstorage.base_level(), 1);
-  const uint64_t stock_l0_term =
-      VlsmL0OwedInDebtEstimate(vstorage, moptions)
-          ? TotalFileSize(l0) + vstorage.NumLevelBytes(base)
-          : 0;
-  return estimate - std::min(estimate, stock_l0_term) +
-         RangedL0StepDebt(SpansOf(l0), SpansOf(vstorage.LevelFiles(base)),
-                          vstorage.user_comparator(),
-                          VlsmRangedDepthTriggerOf(vstorage, moptions));
+  const uint64_t debt = vstorage.estimated_compaction_needed_bytes();
+  const int l0_count = vstorage.l0_delay_trigger_count();
+  const bool writes_may_wait =
+      debt > 0 || l0_count + 1 >= moptions.level0_slowdown_writes_trigger;
+  // Scores are sorted, highest first.
+  if (!writes_may_wait || vstorage.CompactionScore(0) >= 1) {
+    return true;
+  }
+  for (int level = 0; level < vstorage.num_levels(); ++level) {
+    for (const FileMetaData* f : vstorage.LevelFiles(level)) {
+      if (f->being_compacted) {
+        return true;
+      }
+    }
+  }
+  ROCKS_LOG_ERROR(logger,
+                  "vLSM liveness broken: writes may wait (pending compaction "
+                  "bytes %" PRIu64 ", L0 stall count %d, slowdown trigger %d) "
+                  "but no compaction is due (highest score %.3f, level %d) "
+                  "or running",
+                  debt, l0_count, moptions.level0_slowdown_writes_trigger,
+                  vstorage.CompactionScore(0), vstorage.CompactionScoreLevel(0));
+  assert(false);
+  return false;
 }
 
 int VlsmL0StallCountOf(const VersionStorageInfo& vstorage,

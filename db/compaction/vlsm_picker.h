@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "db/compaction/vlsm_l0_due.h"
 #include "db/compaction/vsst_cut_policy.h"
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/options.h"
@@ -91,27 +92,35 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
                       int penultimate_level,
                       CompactionInputFiles* start_level_inputs);
 
-// The ranged L0 layout's L0 -> L1 pick (compaction_pri = kVlsmRanged; issue
-// 20; vlsm_l0_ranges.h). Tries the ranges of L0 deepest first (RankedL0Seeds); a range's
-// inputs are its files and every older L0 file that overlaps them
-// (OlderOverlapClosure), so no older version is left in L0, where reads
-// would find it before the newer one moved to L1 (VlsmCheckL0Order). The
-// first range whose inputs and L1 files (to a clean cut) are free, and whose
-// key range no running compaction writes into output_level, is taken: busy
-// ranges are skipped, not waited for. Fills start_level_inputs in L0 order
-// (newest first) and returns true; false, with it cleared, when no range may
-// start now or another L0 compaction runs (one at a time, as kVlsm).
+// The ranged L0 layout's L0 -> L1 pick (compaction_pri = kVlsmRanged;
+// vlsm_l0_ranges.h). Tries the seeds of the due steps in their order
+// (DueL0Seeds over RangedL0TriggersOf: the rule L0's score and the debt
+// estimate ask too); a step's inputs are its seed and every older L0 file
+// that overlaps them (OlderOverlapClosure), so no older version is left in
+// L0, where reads would find it before the newer one moved to L1
+// (VlsmCheckL0Order). The first step whose inputs and L1 files (to a clean
+// cut) are free, and whose key range no running compaction writes into
+// output_level, is taken: busy steps are skipped, not waited for. Fills
+// start_level_inputs in L0 order (newest first) and returns true; false,
+// with it cleared, when no step is due, none may start now, or another L0
+// compaction runs (one at a time, as kVlsm). With due_only = false (work
+// proposed by a marked file, TTL or periodic compaction), when no step is
+// due every range may go, deepest first.
 bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
-                  CompactionPicker* picker, int output_level,
+                  CompactionPicker* picker,
+                  const MutableCFOptions& moptions, int output_level,
                   int penultimate_level,
-                  CompactionInputFiles* start_level_inputs);
+                  CompactionInputFiles* start_level_inputs,
+                  bool due_only = true);
 
-// The L0 pick of layout `pri` (kVlsm: PickOldestL0File; kVlsmRanged:
-// PickRangedL0), same arguments and result.
-bool PickVlsmL0Inputs(CompactionPri pri, const std::string& cf_name,
+// The L0 pick of the layout moptions.compaction_pri names (kVlsm:
+// PickOldestL0File; kVlsmRanged: PickRangedL0), same arguments and result.
+bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
+                      const std::string& cf_name,
                       VersionStorageInfo* vstorage, CompactionPicker* picker,
                       int output_level, int penultimate_level,
-                      CompactionInputFiles* start_level_inputs);
+                      CompactionInputFiles* start_level_inputs,
+                      bool due_only = true);
 
 // The choke point of every automatic pick that starts in L0 under a vLSM
 // layout, called where the pick's first files are chosen and before anything
@@ -190,21 +199,31 @@ std::vector<size_t> OrderL1FilesGoodFirst(
 // stop triggers keep their meaning.
 void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 
-// The ranged layout's L0 score (RangedL0Score in vlsm_l0_ranges.h): L0's
-// depth over the files not being compacted, over the depth trigger, and at
-// least 1 once L0 holds the slowdown trigger's memtables' worth of bytes.
-// The depth trigger is level0_file_num_compaction_trigger (ConfigureVlsm
-// sets it to ranged_l0_depth), or less while L1 holds fewer
-// memtables' worth (RangedDepthTrigger: a small L1 is compacted into often,
-// so a fresh DB's steps start narrow). Stock's L0 score counts files (a
-// split flush is several) and, with static level sizes, also takes L0's
-// bytes over L1's target, max_bytes_for_level_base = f * S_M: L0 would
-// compact at about f flushes whatever the depth.
+// The ranged layout's L0 score (RangedL0Score in vlsm_l0_due.h over
+// RangedL0TriggersOf): L0's depth over the files not being compacted over
+// the depth trigger, or their bytes over the byte target, whichever is more;
+// >= 1 exactly when a step is due. Stock's L0 score counts files (a split
+// flush is several), so it would fire after a few flushes.
 double VlsmRangedL0Score(const VersionStorageInfo& vstorage,
                          const MutableCFOptions& moptions);
 
+// When L0 work falls due under kVlsmRanged, from the version and options:
+// - depth: RangedDepthTrigger over L1's bytes (level0_file_num_compaction_
+//   trigger, which ConfigureVlsm sets to ranged_l0_depth, or less while L1
+//   is small, so that a fresh DB's steps start narrow);
+// - byte_target: max_bytes_for_level_base (L1's target, as stock's L0 score
+//   counts L0's bytes), but at most (level0_slowdown_writes_trigger - 2)
+//   memtables' worth. Why the cap: Flush() waits while one more memtable in
+//   L0 would reach the slowdown trigger (WaitUntilFlushWouldNotStallWrites:
+//   stall count + 1 >= slowdown, that is L0 > (slowdown - 2) memtables), and
+//   writes slow at the trigger itself: L0 must be due before either, or they
+//   wait for a compaction nobody schedules. With sequential keys the depth
+//   stays 1, and this is what makes L0 due.
+RangedL0Triggers RangedL0TriggersOf(const VersionStorageInfo& vstorage,
+                                    const MutableCFOptions& moptions);
+
 // The depth trigger in force for the version (RangedDepthTrigger over L1's
-// bytes): the one computation the score and the DB property share.
+// bytes): the one computation the triggers and the DB property share.
 int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
                              const MutableCFOptions& moptions);
 
@@ -230,34 +249,40 @@ void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
 int VlsmL0StallCount(const MutableCFOptions& moptions,
                      const std::vector<FileMetaData*>& l0, int stock_count);
 
-// Whether RocksDB's estimate of pending compaction bytes counts L0 as owed
-// (VersionStorageInfo::EstimateCompactionBytesNeeded, patch 0015; then all
-// of L0 and all of the base level are owed, and their overflow below):
-// stock's test, L0's file count at level0_file_num_compaction_trigger or
-// its bytes at max_bytes_for_level_base, except under kVlsmRanged, where L0
-// is owed once the layout would compact it (its L0 score reaches 1, counting
-// the files of a running step as stock's count does). There
-// the trigger is a depth and one flush is many files, so stock's test
-// counted L0 at rest (a range below its depth trigger, as RocksDB's own L0
-// below its file trigger) as owed from the second flush on: with
-// RocksDB-IO's 1 GiB limit the ranged layout's estimate rose for good and
-// writes slowed for bytes no compaction would take. The formula stays
-// RocksDB's; only L0's trigger is in the layout's units.
-bool VlsmL0OwedInDebtEstimate(const VersionStorageInfo& vstorage,
-                              const MutableCFOptions& moptions);
-
-// The compaction debt the write controller adjusts a write delay on
-// (SetupDelay compares it with its value at the previous install: grown or
-// unchanged, the delayed rate falls; fallen, it rises): RocksDB's estimate
-// of pending compaction bytes, except under kVlsmRanged, where L0's term is
-// taken range by range (RangedL0StepDebt in vlsm_l0_ranges.h, which says
-// why: with RocksDB's term every ranged step cut the delayed rate). Only
-// the delay's feedback uses it; the pending-compaction stall limits and the
-// DB properties keep RocksDB's own estimate, so a smaller number cannot
-// hide debt (L0's trigger there: VlsmL0OwedInDebtEstimate). Patch 0013 calls it from
-// ColumnFamilyData::RecalculateWriteStallConditions.
-uint64_t VlsmWriteDelayDebt(const VersionStorageInfo& vstorage,
+// L0's term of the estimate of pending compaction bytes
+// (VersionStorageInfo::EstimateCompactionBytesNeeded, patch 0015): the L0
+// bytes that move into the base level, and the base-level bytes that
+// compaction rewrites; the estimate carries the first on into the levels
+// below by their fan-out. Under stock priorities and kVlsm, stock's term:
+// once L0 reaches level0_file_num_compaction_trigger files or
+// max_bytes_for_level_base bytes, all of L0 and all of the base level.
+// Under kVlsmRanged, range by range (RangedL0Debt): the due steps' L0 and the
+// base-level files they rewrite, each once, with a running step's files
+// counted until it installs; nothing while no step is due.
+//
+// Why. RocksDB documents the estimate as the bytes compaction must rewrite to
+// bring every level under its target. L0's target is its trigger, and the
+// ranged layout's trigger is per range: a range below its depth owes nothing
+// (as stock's L0 below its file trigger), and a due range owes its own step,
+// not all of L0 and L1. Owed RocksDB's way, the layout's estimate was about
+// 3x what the next settle read (issue 20's runs); the limits then slowed
+// writes for work no compaction would do, and each ranged step left
+// RocksDB's sum as it was, so a write delay never saw progress.
+L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
                             const MutableCFOptions& moptions);
+
+// The liveness rule of the vLSM layouts, checked at every install of a new
+// version (patch 0013, ColumnFamilyData::RecalculateWriteStallConditions):
+// when writes may wait on compaction (the estimate of pending compaction
+// bytes is above zero, or L0's stall count is at most one below the slowdown
+// trigger, where Flush() waits), a compaction is due (some level's score is
+// >= 1) or one is running (some file is being compacted). A state that
+// breaks it could leave writers and Flush() waiting for good. Logs an error
+// to `logger` (and fails an assertion in debug builds) when broken; nothing
+// under stock priorities or with auto compactions disabled. Returns whether
+// the rule holds.
+bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions, Logger* logger);
 
 // L0's count against the stall triggers as VlsmL0StallCount gives it, for
 // the write-stall flags every flush listener is told (patch 0013, in

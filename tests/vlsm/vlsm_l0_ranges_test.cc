@@ -1,6 +1,6 @@
 // The ranged L0 layout's pure functions (db/compaction/vlsm_l0_ranges.h):
-// L0 depth, where a ranged step starts, the files it must take, and where a
-// flush is cut.
+// L0 depth, the files a ranged step must take, and where a flush is cut.
+// (What is due, and the debt: vlsm_l0_due_test.cc.)
 #include "db/compaction/vlsm_l0_ranges.h"
 
 #include <string>
@@ -52,38 +52,6 @@ TEST(VlsmL0RangesTest, DepthIsTheMostFilesOverOneKey) {
                                          Span("a", "z", 1)};
   EXPECT_EQ(MaxDepth(some_busy, Ucmp(), /*count_busy=*/true), 2);
   EXPECT_EQ(MaxDepth(some_busy, Ucmp(), /*count_busy=*/false), 1);
-}
-
-TEST(VlsmL0RangesTest, SeedsStartAtTheDeepestRange) {
-  // The middle range has a fourth, newest piece: it goes first.
-  std::vector<L0Span> l0 = ThreeAlignedFlushes();
-  l0.insert(l0.begin(), Span("i", "k", 4));
-  const auto seeds = RankedL0Seeds(l0, Ucmp());
-  ASSERT_FALSE(seeds.empty());
-  // Indexes: 0 = [i,k]@4, 2 = [g,o]@3, 5 = [h,n]@2, 8 = [g,o]@1.
-  EXPECT_EQ(seeds[0], (std::vector<size_t>{0, 2, 5, 8}));
-  for (size_t i = 1; i < seeds.size(); ++i) {
-    EXPECT_LE(seeds[i].size(), seeds[i - 1].size());
-  }
-}
-
-TEST(VlsmL0RangesTest, EqualDepthGoesToTheOldestData) {
-  // Two ranges two deep; the right one holds the oldest file (epoch 1).
-  const std::vector<L0Span> l0 = {Span("a", "c", 4), Span("m", "p", 3),
-                                  Span("a", "c", 2), Span("m", "p", 1)};
-  const auto seeds = RankedL0Seeds(l0, Ucmp());
-  ASSERT_EQ(seeds.size(), 2u);
-  EXPECT_EQ(seeds[0], (std::vector<size_t>{1, 3}));
-  EXPECT_EQ(seeds[1], (std::vector<size_t>{0, 2}));
-}
-
-TEST(VlsmL0RangesTest, SeedsThatRepeatAppearOnce) {
-  // Three whole flushes that all start at "a": one seed, all of L0.
-  const std::vector<L0Span> l0 = {Span("a", "z", 3), Span("a", "y", 2),
-                                  Span("a", "x", 1)};
-  const auto seeds = RankedL0Seeds(l0, Ucmp());
-  ASSERT_EQ(seeds.size(), 1u);
-  EXPECT_EQ(seeds[0], (std::vector<size_t>{0, 1, 2}));
 }
 
 TEST(VlsmL0RangesTest, ClosureTakesEveryOlderOverlappingFileOnly) {
@@ -155,60 +123,6 @@ TEST(VlsmL0RangesTest, DepthTriggerFollowsL1sBytesUpToTheConfiguredDepth) {
   EXPECT_EQ(RangedDepthTrigger(32, 900 * kMiB, 8 * kMiB), 32) << "L1 over target";
   EXPECT_EQ(RangedDepthTrigger(0, 900 * kMiB, 8 * kMiB), 1);
   EXPECT_EQ(RangedDepthTrigger(4, 900 * kMiB, 0), 4);
-}
-
-// RangedL0StepDebt: RocksDB's L0 term of the pending-compaction estimate,
-// range by range. The header's example: three ranges, three flushes deep,
-// 1 MiB per piece, over L1 in thirds of 4 MiB.
-std::vector<L0Span> L1InThirds() {
-  return {Span("a", "f", 0, 4 * kMiB), Span("g", "o", 0, 4 * kMiB),
-          Span("p", "z", 0, 4 * kMiB)};
-}
-
-TEST(VlsmL0RangesTest, EveryRangeAtTheTriggerOwesItsL0AndL1Bytes) {
-  // At a trigger of 3 every range owes its 3 MiB of L0 and 4 MiB of L1:
-  // all of L0 and L1, as RocksDB's term counts it.
-  EXPECT_EQ(RangedL0StepDebt(ThreeAlignedFlushes(), L1InThirds(), Ucmp(), 3),
-            3 * (3 + 4) * kMiB);
-  // Below the trigger nothing is owed yet.
-  EXPECT_EQ(RangedL0StepDebt(ThreeAlignedFlushes(), L1InThirds(), Ucmp(), 4),
-            0u);
-  EXPECT_EQ(RangedL0StepDebt({}, L1InThirds(), Ucmp(), 1), 0u);
-}
-
-TEST(VlsmL0RangesTest, AStepPaysItsRangesShareOfTheDebt) {
-  // After a step over "g".."o": its pieces are in L1 (now 7 MiB there),
-  // and the range owes nothing. RocksDB's term would still count all of L0
-  // and L1, 6 + 15 = 21 MiB, as much as before the step.
-  std::vector<L0Span> l0;
-  for (const L0Span& s : ThreeAlignedFlushes()) {
-    if (s.smallest.ToString() < "g" || s.smallest.ToString() >= "p") {
-      l0.push_back(s);
-    }
-  }
-  std::vector<L0Span> l1 = L1InThirds();
-  l1[1].bytes += 3 * kMiB;
-  EXPECT_EQ(RangedL0StepDebt(l0, l1, Ucmp(), 3), 2 * (3 + 4) * kMiB);
-  // One newer piece in the middle range is not yet a debt; the other
-  // ranges still are.
-  l0.insert(l0.begin(), Span("h", "n", 4));
-  EXPECT_EQ(RangedL0StepDebt(l0, l1, Ucmp(), 3), 2 * (3 + 4) * kMiB);
-}
-
-TEST(VlsmL0RangesTest, ARangesStepRewritesEveryL1FileReachingIntoIt) {
-  // One range, "g".."o", three deep, over two L1 files that reach into it
-  // (and one that does not): its step rewrites both.
-  const std::vector<L0Span> l0 = {Span("g", "o", 3), Span("g", "o", 2),
-                                  Span("g", "o", 1)};
-  const std::vector<L0Span> l1 = {Span("a", "h", 0, 2 * kMiB),
-                                  Span("i", "q", 0, 5 * kMiB),
-                                  Span("r", "z", 0, 7 * kMiB)};
-  EXPECT_EQ(RangedL0StepDebt(l0, l1, Ucmp(), 3), (3 + 2 + 5) * kMiB);
-  // Files being compacted still owe (they leave L0 when their step
-  // installs): the same with the range's step running.
-  std::vector<L0Span> busy = l0;
-  for (L0Span& s : busy) s.busy = true;
-  EXPECT_EQ(RangedL0StepDebt(busy, l1, Ucmp(), 3), (3 + 2 + 5) * kMiB);
 }
 
 TEST(VlsmL0RangesTest, EmptyL1OrOneFileMeansOnePiece) {

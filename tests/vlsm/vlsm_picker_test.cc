@@ -417,7 +417,8 @@ class RangedPickTest : public VlsmPickerTest {
   bool PickRanged(std::vector<uint64_t>* numbers) {
     CompactionInputFiles in;
     const bool picked =
-        PickRangedL0("default", vstorage_.get(), &picker_, 1, -1, &in);
+        PickRangedL0("default", vstorage_.get(), &picker_,
+                     mutable_cf_options_, 1, -1, &in);
     numbers->clear();
     for (const FileMetaData* f : in.files) {
       numbers->push_back(f->fd.GetNumber());
@@ -475,17 +476,30 @@ TEST_P(RangedPickTest, BusyRangesAreSkipped) {
 }
 
 // The depth trigger is the ranged layout's L0 trigger, also above f: ten
-// whole 1 MiB flushes (10 MiB, more than L1's 8 MiB target, which stock's L0
-// score also counts) do not start a step at a trigger of 12; twelve do, and
-// the step takes them all (each covers every key).
+// whole flushes of 1/2 MiB (5 MiB, under L1's 8 MiB target) do not start a
+// step at a trigger of 12; twelve do, and the step takes them all (each
+// covers every key). Ten whole 1 MiB flushes do: 10 MiB is over L1's target,
+// the byte rule (as stock's L0 score counts L0's bytes over L1's target).
 TEST_P(RangedPickTest, L0WaitsForTheDepthTriggerAboveF) {
+  mutable_cf_options_.level0_file_num_compaction_trigger = 12;
+  for (uint64_t e = 10; e >= 1; --e) {
+    AddL0(100 + e, "a", "z", e, kMiB / 2);
+  }
+  AddL1Thirds();
+  Finalize();
+  EXPECT_EQ(Pick(), nullptr) << "10 flushes, trigger 12, 5 MiB";
+}
+
+TEST_P(RangedPickTest, L0OverL1sTargetCompactsBelowTheDepthTrigger) {
   mutable_cf_options_.level0_file_num_compaction_trigger = 12;
   for (uint64_t e = 10; e >= 1; --e) {
     AddL0(100 + e, "a", "z", e, kMiB);
   }
   AddL1Thirds();
   Finalize();
-  EXPECT_EQ(Pick(), nullptr) << "10 flushes, trigger 12";
+  std::unique_ptr<Compaction> c = Pick();
+  ASSERT_NE(c, nullptr) << "10 flushes, trigger 12, 10 MiB";
+  EXPECT_EQ(c->num_input_files(0), 10u);
 }
 
 TEST_P(RangedPickTest, L0CompactsAtTheDepthTrigger) {
@@ -548,10 +562,12 @@ TEST_P(RangedPickTest, AnEmptyL1TakesTheFirstFlush) {
 }
 
 // With sequential keys every flush lands beside the last: depth stays 1 while
-// L0's bytes grow. At the slowdown trigger (counted in memtables' worth of
-// L0 bytes in this layout) L0 must compact, or writes would slow down with
-// no L0 step scheduled to end it. `files` flushes of 1 MiB side by side,
-// slowdown at 6 memtables of 1 MiB, depth trigger 4.
+// L0's bytes grow. Past the byte target L0 must compact, or writes would
+// slow down, and Flush() wait, with no L0 step scheduled to end it
+// (RangedL0TriggersOf). `files` flushes of 1 MiB side by side, slowdown at
+// 6 memtables of 1 MiB, depth trigger 4: Flush() waits once L0 holds more
+// than 4 MiB (one more memtable would reach the slowdown), so the byte
+// target is 4 MiB, under L1's 8 MiB target.
 class SequentialFlushesTest : public RangedPickTest {
  public:
   void AddSequentialFlushes(int files) {
@@ -567,18 +583,43 @@ class SequentialFlushesTest : public RangedPickTest {
   }
 };
 
-TEST_P(SequentialFlushesTest, L0WaitsBelowTheSlowdownBytesAtDepthOne) {
-  AddSequentialFlushes(5);
-  EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 5);
-  EXPECT_EQ(Pick(), nullptr);
+TEST_P(SequentialFlushesTest, TheByteTargetIsWhereFlushWouldWait) {
+  AddSequentialFlushes(1);
+  EXPECT_EQ(RangedL0TriggersOf(*vstorage_, mutable_cf_options_).byte_target,
+            4 * kMiB);
+  mutable_cf_options_.level0_slowdown_writes_trigger = 20;
+  EXPECT_EQ(RangedL0TriggersOf(*vstorage_, mutable_cf_options_).byte_target,
+            8 * kMiB)
+      << "L1's target, under the 18 MiB where Flush() would wait";
 }
 
-TEST_P(SequentialFlushesTest, L0CompactsAtTheSlowdownBytesEvenAtDepthOne) {
-  AddSequentialFlushes(6);
-  EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 6);
+TEST_P(SequentialFlushesTest, L0WaitsBelowTheByteTargetAtDepthOne) {
+  AddSequentialFlushes(3);
+  EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 3);
+  EXPECT_EQ(Pick(), nullptr);
+  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 0u);
+}
+
+// At the byte target the oldest flush goes first (alone: nothing older
+// overlaps it), and the estimate owes what the byte rule's steps take: the
+// oldest flush, 1 MiB, which brings L0 back under the target, and nothing
+// in L1 (no L1 file overlaps "k1").
+TEST_P(SequentialFlushesTest, L0CompactsAtTheByteTargetEvenAtDepthOne) {
+  AddSequentialFlushes(4);
+  EXPECT_EQ(vstorage_->l0_delay_trigger_count(), 4);
   std::unique_ptr<Compaction> c = Pick();
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->start_level(), 0);
+  EXPECT_EQ(Numbers(*c, 0), (std::vector<uint64_t>{100}));
+}
+
+TEST_P(SequentialFlushesTest, TheEstimateOwesTheByteRulesStepsOnly) {
+  AddSequentialFlushes(6);
+  // 6 MiB over a 4 MiB target: the three oldest (k1, k2, k3) are due, which
+  // leaves 3 MiB; "k1".."k3" lie in L1's first file ("a".."h", 1 MiB).
+  const L0DebtTerm t = VlsmL0DebtTermOf(*vstorage_, mutable_cf_options_);
+  EXPECT_EQ(t.l0_bytes, 3 * kMiB);
+  EXPECT_EQ(t.below_bytes, 1 * kMiB);
 }
 
 // The stall count is L0's bytes in memtables' worth, rounded up: pieces of
@@ -683,22 +724,20 @@ TEST_P(RangedPickTest, IntoL0TakesAllPiecesOfAFlushOrNone) {
                   .ok());
 }
 
-// The write controller's feedback (VlsmWriteDelayDebt): a write delay is
-// adjusted at every install on whether the debt grew (the delayed rate
-// falls) or fell (it rises). Four flushes in thirds over L1 in thirds, at a
-// depth trigger of 4, owe all of L0 and L1: 3 + 3 MiB, as RocksDB's own
-// estimate says. After a ranged step over the middle range RocksDB's
-// estimate is as it was (L0 2 MiB, L1 4 MiB), so each step would cut the
-// delayed rate; the debt the delay uses falls by the middle range's L0 and
-// L1 bytes. The next flush raises it again.
-TEST_P(RangedPickTest, ARangedStepLowersTheDebtTheWriteDelayFollows) {
+// The estimate of pending compaction bytes owes L0 range by range
+// (VlsmL0DebtTermOf), so a ranged step is progress to the limits and to a
+// write delay, which adjusts at every install on whether the estimate grew
+// (the delayed rate falls) or fell (it rises). Four flushes in thirds over
+// L1 in thirds, at a depth trigger of 4, owe all of L0 and L1: 3 + 3 MiB.
+// After a step over the middle range (its pieces now in L1's middle file)
+// the two ranges left owe 2 + 2 MiB (RocksDB's term, all of L0 and L1,
+// would still owe 2 + 4 MiB). The next flush raises it again.
+TEST_P(RangedPickTest, ARangedStepLowersTheEstimate) {
   AddAlignedFlushesOverL1(4, /*depth_trigger=*/4);
-  const uint64_t stock_before = vstorage_->estimated_compaction_needed_bytes();
-  const uint64_t before = VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_);
-  EXPECT_EQ(stock_before, 6 * kMiB);
+  const uint64_t before = vstorage_->estimated_compaction_needed_bytes();
   EXPECT_EQ(before, 6 * kMiB);
 
-  // The version after the step: the middle pieces are in L1's middle file.
+  // The version after the step.
   auto after_step = [&](bool with_flush_5) {
     NewVersion();
     if (with_flush_5) {
@@ -714,39 +753,39 @@ TEST_P(RangedPickTest, ARangedStepLowersTheDebtTheWriteDelayFollows) {
     Finalize();
   };
   after_step(false);
-  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), stock_before)
-      << "RocksDB's estimate does not see the step";
-  const uint64_t after = VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_);
-  EXPECT_EQ(after, before - 2 * kMiB);
-
+  const uint64_t after = vstorage_->estimated_compaction_needed_bytes();
+  EXPECT_EQ(after, 4 * kMiB);
   after_step(true);
-  EXPECT_GT(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_), after);
+  EXPECT_GT(vstorage_->estimated_compaction_needed_bytes(), after);
 }
 
-// RocksDB's estimate of pending compaction bytes (what the pending-
-// compaction limits compare) owes L0 when the layout would compact it
-// (VlsmL0OwedInDebtEstimate). Five flushes in thirds are 15 L0 files but
-// five deep at a depth trigger of 6: no step is due, so nothing is owed
-// (stock's file count, 15 >= 6, owed L0's 3.75 MiB and L1's 3 MiB).
+// Five flushes in thirds are 15 L0 files but five deep at a depth trigger
+// of 6: no step is due, so nothing is owed (stock's file count, 15 >= 6,
+// would owe L0's 3.75 MiB and L1's 3 MiB).
 TEST_P(RangedPickTest, DebtEstimateOwesNothingForL0BelowItsDepthTrigger) {
+  mutable_cf_options_.write_buffer_size = kMiB / 4;  // keep the trigger at 6
   AddAlignedFlushesOverL1(5, /*depth_trigger=*/6);
-  EXPECT_FALSE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_));
+  const L0DebtTerm t = VlsmL0DebtTermOf(*vstorage_, mutable_cf_options_);
+  EXPECT_EQ(t.l0_bytes + t.below_bytes, 0u);
   EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 0u);
 }
 
-// At the depth trigger L0 is owed as RocksDB owes it: all of L0 (6 x 3
-// pieces of 1/4 MiB) and all of L1 (3 MiB), which stays under its target.
+// At the depth trigger every range is due: all of L0 (6 x 3 pieces of
+// 1/4 MiB) and all of L1 (3 MiB), which stays under its target.
 TEST_P(RangedPickTest, DebtEstimateOwesL0AndL1AtTheDepthTrigger) {
+  mutable_cf_options_.write_buffer_size = kMiB / 4;
   AddAlignedFlushesOverL1(6, /*depth_trigger=*/6);
-  EXPECT_TRUE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_));
   EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 15 * kMiB / 2);
 }
 
-// While a ranged step runs, its files are still owed (stock's file count
-// counts them too). Five flushes in thirds and a sixth piece in the middle
-// range: only the middle range is at the depth trigger of 6, and it is in a
-// step. L0 (4 MiB) and L1 (3 MiB) stay owed until the step completes.
-TEST_P(RangedPickTest, DebtEstimateOwesL0WhileItsStepRuns) {
+// While a ranged step runs, its files are still owed. Five flushes in
+// thirds and a sixth piece in the middle range: only the middle range is at
+// the depth trigger of 6, and it is in a step. It owes its six pieces
+// (1.5 MiB) and the L1 file under it (1 MiB) until the step installs; the
+// other ranges, five deep, owe nothing yet. (RocksDB's term owed all of L0
+// and L1, 7 MiB.)
+TEST_P(RangedPickTest, DebtEstimateOwesTheRunningStepOnly) {
+  mutable_cf_options_.write_buffer_size = kMiB / 4;
   mutable_cf_options_.level0_file_num_compaction_trigger = 6;
   AddL0(62, "i", "p", 6)->being_compacted = true;
   for (uint64_t e = 5; e >= 1; --e) {
@@ -756,20 +795,18 @@ TEST_P(RangedPickTest, DebtEstimateOwesL0WhileItsStepRuns) {
   }
   AddL1Thirds();
   Finalize();
-  EXPECT_TRUE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_));
-  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 7 * kMiB);
+  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 5 * kMiB / 2);
 }
 
-// Under any other compaction_pri the delay follows RocksDB's estimate.
-TEST_P(RangedPickTest, OtherPrioritiesDelayOnRocksDBsEstimate) {
+// Under any other compaction_pri, L0's term is stock's: all of L0 and the
+// base level once L0 reaches its file trigger.
+TEST_P(RangedPickTest, OtherPrioritiesOweL0AsStockDoes) {
   mutable_cf_options_.compaction_pri = kMinOverlappingRatio;
   AddAlignedFlushesOverL1(4, /*depth_trigger=*/8);
-  EXPECT_EQ(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_),
-            vstorage_->estimated_compaction_needed_bytes());
-  EXPECT_EQ(VlsmWriteDelayDebt(*vstorage_, mutable_cf_options_), 6 * kMiB)
-      << "12 files reach the file trigger of 8";
-  EXPECT_TRUE(VlsmL0OwedInDebtEstimate(*vstorage_, mutable_cf_options_))
-      << "stock's test: the file count";
+  const L0DebtTerm t = VlsmL0DebtTermOf(*vstorage_, mutable_cf_options_);
+  EXPECT_EQ(t.l0_bytes, 3 * kMiB) << "12 files reach the file trigger of 8";
+  EXPECT_EQ(t.below_bytes, 3 * kMiB);
+  EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 6 * kMiB);
 }
 
 INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsmRanged),
@@ -810,8 +847,9 @@ TEST(LiveCompactionPriSwitchTest, AmongTheVlsmLayoutsAndHome) {
 // The ranged pick against the L0 order rule (VlsmCheckL0Order, issue 19),
 // on random L0 shapes: up to six flushes, each whole or cut into pieces at
 // random keys (pieces of one flush share its epoch and do not overlap).
-// Every step RankedL0Seeds proposes, closed by OlderOverlapClosure, keeps
-// the rule. The seeds alone (a range's files without the older files that
+// Every step DueL0Seeds proposes (by depth at a trigger of 1, every range;
+// and by bytes, oldest first), closed by OlderOverlapClosure, keeps the
+// rule. The seeds alone (a range's files without the older files that
 // overlap them) break it on some shapes: the closure is what keeps it.
 TEST(RangedL0OrderTest, EveryRangedStepKeepsTheL0OrderRule) {
   const Comparator* ucmp = BytewiseComparator();
@@ -861,11 +899,17 @@ TEST(RangedL0OrderTest, EveryRangedStepKeepsTheL0OrderRule) {
       return VlsmCheckL0Order(kVlsmRanged, {in}, 1, l0, /*automatic=*/true,
                               ucmp);
     };
-    for (const std::vector<size_t>& seed : RankedL0Seeds(spans, ucmp)) {
-      const Status s = check(OlderOverlapClosure(spans, seed, ucmp));
-      EXPECT_TRUE(s.ok()) << "trial " << trial << ": " << s.ToString();
-      if (!check(seed).ok()) {
-        seeds_alone_broke_the_rule++;
+    RangedL0Triggers by_bytes;
+    by_bytes.depth = 100;
+    by_bytes.byte_target = kMiB;
+    for (const RangedL0Triggers& triggers : {RangedL0Triggers{}, by_bytes}) {
+      for (const std::vector<size_t>& seed :
+           DueL0Seeds(spans, ucmp, triggers, /*count_busy=*/false)) {
+        const Status s = check(OlderOverlapClosure(spans, seed, ucmp));
+        EXPECT_TRUE(s.ok()) << "trial " << trial << ": " << s.ToString();
+        if (!check(seed).ok()) {
+          seeds_alone_broke_the_rule++;
+        }
       }
     }
   }

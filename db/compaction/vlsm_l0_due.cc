@@ -1,0 +1,245 @@
+#include "db/compaction/vlsm_l0_due.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+// A candidate seed: the files over one key, and the oldest epoch among them.
+struct Seed {
+  std::vector<size_t> files;  // ascending indexes into l0
+  uint64_t oldest_epoch = UINT64_MAX;
+};
+
+// The counted files over every key where a counted file starts, each set
+// once, in key order. One sweep over the files' ends (as MaxDepth's), so
+// O(n log n + n * depth) rather than a scan of L0 per key: the estimate
+// asks this at every version install, under the DB mutex. `min_depth`:
+// sets smaller than this are not wanted.
+std::vector<Seed> SeedsInKeyOrder(const std::vector<L0Span>& l0,
+                                  const Comparator* ucmp, bool count_busy,
+                                  size_t min_depth) {
+  struct End {
+    Slice key;
+    int order;  // 0 exclusive end, 1 start, 2 inclusive end (as MaxDepth)
+    size_t span;
+  };
+  std::vector<End> ends;
+  for (size_t i = 0; i < l0.size(); ++i) {
+    if (count_busy || !l0[i].busy) {
+      ends.push_back({l0[i].smallest, 1, i});
+      ends.push_back({l0[i].largest, l0[i].exclusive_end ? 0 : 2, i});
+    }
+  }
+  std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
+    const int c = ucmp->CompareWithoutTimestamp(a.key, b.key);
+    return c != 0 ? c < 0 : a.order < b.order;
+  });
+  std::vector<Seed> seeds;
+  std::set<std::vector<size_t>> seen;
+  std::set<size_t> active;
+  for (size_t e = 0; e < ends.size(); ++e) {
+    if (ends[e].order != 1) {
+      active.erase(ends[e].span);
+      continue;
+    }
+    active.insert(ends[e].span);
+    const bool last_start_at_key =
+        e + 1 == ends.size() || ends[e + 1].order != 1 ||
+        ucmp->CompareWithoutTimestamp(ends[e + 1].key, ends[e].key) != 0;
+    if (!last_start_at_key || active.size() < min_depth) {
+      continue;
+    }
+    Seed seed{std::vector<size_t>(active.begin(), active.end())};
+    if (seen.insert(seed.files).second) {
+      for (size_t i : seed.files) {
+        seed.oldest_epoch = std::min(seed.oldest_epoch, l0[i].epoch);
+      }
+      seeds.push_back(std::move(seed));
+    }
+  }
+  return seeds;
+}
+
+uint64_t CountedBytes(const std::vector<L0Span>& l0,
+                      const std::vector<bool>& which, bool count_busy) {
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < l0.size(); ++i) {
+    if (which[i] && (count_busy || !l0[i].busy)) {
+      bytes += l0[i].bytes;
+    }
+  }
+  return bytes;
+}
+
+std::vector<bool> Marked(size_t n, const std::vector<size_t>& indexes) {
+  std::vector<bool> marked(n, false);
+  for (size_t i : indexes) {
+    marked[i] = true;
+  }
+  return marked;
+}
+
+// The key ranges of the connected groups of l0's files in `which`
+// (overlapping files merged), ascending.
+std::vector<L0Span> HullsOf(const std::vector<L0Span>& l0,
+                            const std::vector<size_t>& which,
+                            const Comparator* ucmp) {
+  std::vector<L0Span> spans;
+  for (size_t i : which) {
+    spans.push_back(l0[i]);
+  }
+  std::sort(spans.begin(), spans.end(),
+            [ucmp](const L0Span& a, const L0Span& b) {
+              return ucmp->CompareWithoutTimestamp(a.smallest, b.smallest) < 0;
+            });
+  std::vector<L0Span> hulls;
+  for (const L0Span& s : spans) {
+    if (hulls.empty() || !SpansOverlap(hulls.back(), s, ucmp)) {
+      hulls.push_back(s);
+      continue;
+    }
+    L0Span& h = hulls.back();
+    const int c = ucmp->CompareWithoutTimestamp(s.largest, h.largest);
+    if (c > 0 || (c == 0 && !s.exclusive_end)) {
+      h.largest = s.largest;
+      h.exclusive_end = s.exclusive_end;
+    }
+  }
+  return hulls;
+}
+
+}  // namespace
+
+std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
+                                            const Comparator* ucmp,
+                                            const RangedL0Triggers& triggers,
+                                            bool count_busy) {
+  const size_t depth = static_cast<size_t>(std::max(triggers.depth, 1));
+  const uint64_t total =
+      CountedBytes(l0, std::vector<bool>(l0.size(), true), count_busy);
+  const bool over_bytes =
+      triggers.byte_target > 0 && total >= triggers.byte_target;
+  // The byte rule may take any range; the depth rule only deep ones.
+  std::vector<Seed> seeds =
+      SeedsInKeyOrder(l0, ucmp, count_busy, over_bytes ? 1 : depth);
+
+  std::vector<Seed> by_depth;
+  for (const Seed& s : seeds) {
+    if (s.files.size() >= depth) {
+      by_depth.push_back(s);
+    }
+  }
+  std::stable_sort(by_depth.begin(), by_depth.end(),
+                   [](const Seed& a, const Seed& b) {
+                     if (a.files.size() != b.files.size()) {
+                       return a.files.size() > b.files.size();
+                     }
+                     return a.oldest_epoch < b.oldest_epoch;
+                   });
+  std::vector<std::vector<size_t>> due;
+  std::vector<size_t> union_of_seeds;
+  for (Seed& s : by_depth) {
+    union_of_seeds.insert(union_of_seeds.end(), s.files.begin(), s.files.end());
+    due.push_back(std::move(s.files));
+  }
+  if (!over_bytes) {
+    return due;
+  }
+  // What the steps due by depth take (the closure of a union is the union
+  // of the closures) stays out of what the byte rule measures.
+  std::vector<bool> taken = Marked(
+      l0.size(), OlderOverlapClosure(l0, union_of_seeds, ucmp));
+  uint64_t staying = total - CountedBytes(l0, taken, count_busy);
+  std::stable_sort(seeds.begin(), seeds.end(),
+                   [](const Seed& a, const Seed& b) {
+                     return a.oldest_epoch < b.oldest_epoch;
+                   });
+  for (Seed& s : seeds) {
+    if (staying < triggers.byte_target) {
+      break;
+    }
+    // Taken steps are closed: a seed inside them adds nothing.
+    if (std::all_of(s.files.begin(), s.files.end(),
+                    [&](size_t i) { return taken[i]; })) {
+      continue;
+    }
+    for (size_t i : OlderOverlapClosure(l0, s.files, ucmp)) {
+      if (!taken[i]) {
+        taken[i] = true;
+        if (count_busy || !l0[i].busy) {
+          staying -= l0[i].bytes;
+        }
+      }
+    }
+    due.push_back(std::move(s.files));
+  }
+  return due;
+}
+
+double RangedL0Score(const std::vector<L0Span>& l0, const Comparator* ucmp,
+                     const RangedL0Triggers& triggers) {
+  const double by_depth =
+      static_cast<double>(MaxDepth(l0, ucmp, /*count_busy=*/false)) /
+      static_cast<double>(std::max(triggers.depth, 1));
+  if (triggers.byte_target == 0) {
+    return by_depth;
+  }
+  const uint64_t bytes = CountedBytes(l0, std::vector<bool>(l0.size(), true),
+                                      /*count_busy=*/false);
+  return std::max(by_depth, static_cast<double>(bytes) /
+                                static_cast<double>(triggers.byte_target));
+}
+
+L0DebtTerm RangedL0Debt(const std::vector<L0Span>& l0,
+                        const std::vector<L0Span>& below,
+                        const Comparator* ucmp,
+                        const RangedL0Triggers& triggers) {
+  std::vector<size_t> seeds;
+  for (const std::vector<size_t>& s :
+       DueL0Seeds(l0, ucmp, triggers, /*count_busy=*/true)) {
+    seeds.insert(seeds.end(), s.begin(), s.end());
+  }
+  // A running step is owed until it installs, due or not now (the trigger
+  // in force may have risen since it was picked).
+  for (size_t i = 0; i < l0.size(); ++i) {
+    if (l0[i].busy) {
+      seeds.push_back(i);
+    }
+  }
+  L0DebtTerm term;
+  if (seeds.empty()) {
+    return term;
+  }
+  const std::vector<size_t> owed = OlderOverlapClosure(l0, seeds, ucmp);
+  for (size_t i : owed) {
+    term.l0_bytes += l0[i].bytes;
+  }
+  // A step rewrites the files below its key range. The owed files' groups
+  // are the steps' ranges (merged where they touch): one walk over both,
+  // each file below counted once.
+  const std::vector<L0Span> hulls = HullsOf(l0, owed, ucmp);
+  auto ends_before = [ucmp](const L0Span& s, const Slice& key) {
+    const int c = ucmp->CompareWithoutTimestamp(s.largest, key);
+    return c < 0 || (c == 0 && s.exclusive_end);
+  };
+  size_t h = 0;
+  for (const L0Span& f : below) {
+    // Both are sorted and disjoint: the first hull not ending before f is
+    // the only one that can overlap it (the next starts after its end).
+    while (h < hulls.size() && ends_before(hulls[h], f.smallest)) {
+      ++h;
+    }
+    if (h == hulls.size()) {
+      break;
+    }
+    if (SpansOverlap(hulls[h], f, ucmp)) {
+      term.below_bytes += f.bytes;
+    }
+  }
+  return term;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,82 @@
+// What L0 -> L1 work the ranged layout owes now (compaction_pri =
+// kVlsmRanged), as pure functions over the L0Spans of vlsm_l0_ranges.h. The
+// one answer that L0's compaction score, the ranged pick (PickRangedL0) and
+// the estimate of pending compaction bytes (VlsmL0DebtTermOf) all take, so
+// that the estimate owes exactly what the picker will do.
+//
+// Two rules make a step due:
+//  - Depth. Where `depth` L0 files (the trigger in force, RangedDepthTrigger)
+//    cover one key, the files covering it are a due seed. Uniform keys reach
+//    it range by range.
+//  - Bytes. While L0 holds `byte_target` bytes or more, its oldest ranges are
+//    due, oldest first, until what stays is under the target. Sequential
+//    keys and append streams never deepen L0 (each flush lands beside the
+//    last), so only bytes can say such an L0 is full; stock RocksDB's L0
+//    score counts L0's bytes over L1's target the same way.
+// A due seed's step is its files and every older L0 file that overlaps them
+// (OlderOverlapClosure): the L0 order rule.
+//
+// Worked example. Depth trigger 3, byte target 8 MiB; sizes in MiB, L0
+// newest first:
+//
+//     epoch 4   [a .. f] 1   [g .. o] 1
+//     epoch 3   [a .. f] 1   [g .. o] 1
+//     epoch 2   [a .. f] 1                [p .. z] 4
+//     epoch 1                             [p .. z] 4
+//
+// [a .. f] is three deep: due by depth. L0 holds 13 MiB, 10 without
+// [a .. f]: over the target, so the oldest range, [p .. z] (its oldest file
+// is epoch 1), is due by bytes. 2 MiB stay, under the target, and [g .. o]
+// (two deep) waits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "db/compaction/vlsm_l0_ranges.h"
+#include "rocksdb/comparator.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+// When L0 work falls due.
+struct RangedL0Triggers {
+  int depth = 1;             // files over one key (RangedDepthTrigger)
+  uint64_t byte_target = 0;  // L0 bytes; 0: no byte rule
+};
+
+// The seeds of the due steps (each ascending indexes into l0, the files
+// over one key), in the order the picker tries them: due by depth, deepest
+// first, then on equal depth the oldest epoch among them first; then due by
+// bytes, oldest first (the oldest epoch among them), a seed whose step the
+// seeds before it already take left out. count_busy: whether files in a running compaction count (for
+// the estimate: a running step is still owed, as RocksDB's own estimate
+// counts them) or not (for the pick and the score: what a new step may
+// take). Empty when nothing is due.
+std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
+                                            const Comparator* ucmp,
+                                            const RangedL0Triggers& triggers,
+                                            bool count_busy);
+
+// L0's compaction score: the deepest key over the depth trigger, or L0's
+// bytes over the byte target, whichever is more; over files not being
+// compacted. It is >= 1 exactly when DueL0Seeds(count_busy = false) is not
+// empty.
+double RangedL0Score(const std::vector<L0Span>& l0, const Comparator* ucmp,
+                     const RangedL0Triggers& triggers);
+
+// L0's term of the estimate of pending compaction bytes: the L0 bytes of
+// the due steps (busy files counted), each file once, and the bytes of the
+// level-below files those steps rewrite (every file of `below`, sorted by
+// key, that overlaps the key range of a due step), each once however many
+// steps reach it. Zero when nothing is due.
+struct L0DebtTerm {
+  uint64_t l0_bytes = 0;     // moves into the level below
+  uint64_t below_bytes = 0;  // rewritten there
+};
+L0DebtTerm RangedL0Debt(const std::vector<L0Span>& l0,
+                        const std::vector<L0Span>& below,
+                        const Comparator* ucmp,
+                        const RangedL0Triggers& triggers);
+
+}  // namespace ROCKSDB_NAMESPACE
