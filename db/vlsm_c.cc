@@ -49,6 +49,18 @@ void rocksdb_options_configure_vlsm(rocksdb_options_t* opt, uint64_t sst_size,
                 ROCKSDB_NAMESPACE::ConfigureVlsm(VlsmOptionsOfC(opt), vlsm));
 }
 
+void rocksdb_options_configure_vlsm_ranged(rocksdb_options_t* opt,
+                                           char** errptr) {
+  if (opt == nullptr) {
+    SaveVlsmError(errptr,
+                  Status::InvalidArgument(
+                      "rocksdb_options_configure_vlsm_ranged: opt is NULL"));
+    return;
+  }
+  SaveVlsmError(errptr, ROCKSDB_NAMESPACE::ConfigureVlsm(
+                            VlsmOptionsOfC(opt), VlsmOptions::Ranged()));
+}
+
 void rocksdb_options_check_vlsm(rocksdb_options_t* opt, char** errptr) {
   if (opt == nullptr) {
     SaveVlsmError(errptr, Status::InvalidArgument(

@@ -25,6 +25,22 @@ std::string VlsmOptionsFieldName(VlsmParameter parameter) {
       return "num_levels";
     case VlsmParameter::kRangedL0Depth:
       return "ranged_l0_depth";
+    case VlsmParameter::kL0Layout:
+      return "l0_layout";
+    case VlsmParameter::kMemtableSize:
+      return "memtable_size";
+    case VlsmParameter::kMemtableCount:
+      return "memtable_count";
+    case VlsmParameter::kL1Size:
+      return "l1_size (L1)";
+    case VlsmParameter::kSoftPendingCompactionBytesLimit:
+      return "soft_pending_compaction_bytes_limit";
+    case VlsmParameter::kHardPendingCompactionBytesLimit:
+      return "hard_pending_compaction_bytes_limit";
+    case VlsmParameter::kRangedSlowdownTrigger:
+      return "ranged_slowdown_trigger";
+    case VlsmParameter::kRangedStopTrigger:
+      return "ranged_stop_trigger";
   }
   return "?";
 }
@@ -68,6 +84,81 @@ Status CheckVlsmSizing(const VlsmOptions& vlsm, int num_levels,
         std::to_string(kMaxRangedL0Depth) + ", got " +
         std::to_string(vlsm.ranged_l0_depth));
   }
+  // The sizes that override ConfigureVlsm's derived values (0: derived).
+  if (static_cast<uint64_t>(static_cast<size_t>(vlsm.memtable_size)) !=
+      vlsm.memtable_size) {
+    return Status::InvalidArgument("vLSM " + name(P::kMemtableSize) +
+                                   " is too large: " +
+                                   std::to_string(vlsm.memtable_size));
+  }
+  if (vlsm.memtable_count != 0 && vlsm.memtable_count < 2) {
+    // RocksDB would raise it to 2 unasked: a flush needs a second memtable
+    // to take writes meanwhile.
+    return Status::InvalidArgument("vLSM " + name(P::kMemtableCount) +
+                                   " must be >= 2 (or 0 for 2), got " +
+                                   std::to_string(vlsm.memtable_count));
+  }
+  if (vlsm.l1_size != 0 && vlsm.l1_size < vlsm.sst_size) {
+    return Status::InvalidArgument(
+        "vLSM " + name(P::kL1Size) + " must be >= " + name(P::kSstSize) +
+        " (or 0 for f * S_M): L1 = " + std::to_string(vlsm.l1_size) +
+        ", S_M = " + std::to_string(vlsm.sst_size));
+  }
+  if (vlsm.l1_size > kMax / phi) {  // L2 = Phi * L1
+    return Status::InvalidArgument("vLSM " + name(P::kL1Size) +
+                                   " is too large: " +
+                                   std::to_string(vlsm.l1_size));
+  }
+  if (vlsm.soft_pending_compaction_bytes_limit != 0 &&
+      vlsm.hard_pending_compaction_bytes_limit != 0 &&
+      vlsm.hard_pending_compaction_bytes_limit <
+          vlsm.soft_pending_compaction_bytes_limit) {
+    return Status::InvalidArgument(
+        "vLSM " + name(P::kHardPendingCompactionBytesLimit) + " must be >= " +
+        name(P::kSoftPendingCompactionBytesLimit) + ": " +
+        std::to_string(vlsm.hard_pending_compaction_bytes_limit) + " < " +
+        std::to_string(vlsm.soft_pending_compaction_bytes_limit));
+  }
+  // Counts of memtables; the bound keeps a derived stop trigger (slowdown
+  // + 16) within RocksDB's int triggers.
+  constexpr int kMaxRangedStallTrigger = 1 << 24;
+  for (P trigger : {P::kRangedSlowdownTrigger, P::kRangedStopTrigger}) {
+    const int value = trigger == P::kRangedSlowdownTrigger
+                          ? vlsm.ranged_slowdown_trigger
+                          : vlsm.ranged_stop_trigger;
+    if (value == 0) {
+      continue;
+    }
+    if (vlsm.l0_layout != VlsmL0Layout::kRanged) {
+      return Status::InvalidArgument(
+          "vLSM " + name(trigger) + " is for the ranged L0 layout only (" +
+          name(P::kL0Layout) + "); leave it 0 for the paper's");
+    }
+    if (value < 0 || value > kMaxRangedStallTrigger) {
+      return Status::InvalidArgument(
+          "vLSM " + name(trigger) + " must be >= 0 (0: derived) and <= " +
+          std::to_string(kMaxRangedStallTrigger) + ", got " +
+          std::to_string(value));
+    }
+  }
+  if (vlsm.ranged_slowdown_trigger != 0 &&
+      vlsm.ranged_slowdown_trigger < vlsm.ranged_l0_depth) {
+    // RocksDB would raise it to level0_file_num_compaction_trigger unasked:
+    // writes would slow down before a range may compact.
+    return Status::InvalidArgument(
+        "vLSM " + name(P::kRangedSlowdownTrigger) + " must be >= " +
+        name(P::kRangedL0Depth) + ": " +
+        std::to_string(vlsm.ranged_slowdown_trigger) + " < " +
+        std::to_string(vlsm.ranged_l0_depth));
+  }
+  if (vlsm.ranged_slowdown_trigger != 0 && vlsm.ranged_stop_trigger != 0 &&
+      vlsm.ranged_stop_trigger <= vlsm.ranged_slowdown_trigger) {
+    return Status::InvalidArgument(
+        "vLSM " + name(P::kRangedStopTrigger) + " must be > " +
+        name(P::kRangedSlowdownTrigger) + ": " +
+        std::to_string(vlsm.ranged_stop_trigger) + " <= " +
+        std::to_string(vlsm.ranged_slowdown_trigger));
+  }
   if (num_levels < 3) {
     return Status::InvalidArgument(
         "vLSM needs " + name(P::kNumLevels) +
@@ -93,9 +184,12 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   o.compaction_pri = ranged ? kVlsmRanged : kVlsm;
   o.target_file_size_base = vlsm.sst_size;
   o.target_file_size_multiplier = 1;
-  o.write_buffer_size = static_cast<size_t>(vlsm.sst_size);
-  o.max_write_buffer_number = 2;
-  o.max_bytes_for_level_base = f * vlsm.sst_size;
+  o.write_buffer_size = static_cast<size_t>(
+      vlsm.memtable_size != 0 ? vlsm.memtable_size : vlsm.sst_size);
+  o.max_write_buffer_number =
+      vlsm.memtable_count != 0 ? vlsm.memtable_count : 2;
+  o.max_bytes_for_level_base =
+      vlsm.l1_size != 0 ? vlsm.l1_size : f * vlsm.sst_size;
   o.max_bytes_for_level_multiplier = static_cast<double>(vlsm.growth);
   o.max_bytes_for_level_multiplier_additional.assign(
       static_cast<size_t>(o.num_levels), 1);
@@ -106,11 +200,51 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   o.level0_file_num_compaction_trigger = ranged ? vlsm.ranged_l0_depth : 1;
   if (ranged) {
     // L0's stall triggers count L0 files (flushes while flushes are whole);
-    // they must stay above the depth at which a range compacts.
-    o.level0_slowdown_writes_trigger = std::max(
-        o.level0_slowdown_writes_trigger, 2 * vlsm.ranged_l0_depth + 4);
-    o.level0_stop_writes_trigger = std::max(
-        o.level0_stop_writes_trigger, o.level0_slowdown_writes_trigger + 16);
+    // unless given, they are kept above the depth at which a range
+    // compacts.
+    o.level0_slowdown_writes_trigger =
+        vlsm.ranged_slowdown_trigger != 0
+            ? vlsm.ranged_slowdown_trigger
+            : std::max(o.level0_slowdown_writes_trigger,
+                       2 * vlsm.ranged_l0_depth + 4);
+    o.level0_stop_writes_trigger =
+        vlsm.ranged_stop_trigger != 0
+            ? vlsm.ranged_stop_trigger
+            : std::max(o.level0_stop_writes_trigger,
+                       o.level0_slowdown_writes_trigger + 16);
+    // Only a given stop trigger can be below a derived slowdown trigger.
+    if (o.level0_stop_writes_trigger <= o.level0_slowdown_writes_trigger) {
+      return Status::InvalidArgument(
+          "vLSM " + VlsmOptionsFieldName(VlsmParameter::kRangedStopTrigger) +
+          " must be > the slowdown trigger, " +
+          std::to_string(o.level0_slowdown_writes_trigger) + ", got " +
+          std::to_string(o.level0_stop_writes_trigger));
+    }
+  }
+  if (vlsm.soft_pending_compaction_bytes_limit != 0) {
+    o.soft_pending_compaction_bytes_limit =
+        vlsm.soft_pending_compaction_bytes_limit;
+  }
+  if (vlsm.hard_pending_compaction_bytes_limit != 0) {
+    o.hard_pending_compaction_bytes_limit =
+        vlsm.hard_pending_compaction_bytes_limit;
+  }
+  // One limit given, the other the options': RocksDB would lower the soft
+  // limit to the hard one unasked.
+  if ((vlsm.soft_pending_compaction_bytes_limit != 0 ||
+       vlsm.hard_pending_compaction_bytes_limit != 0) &&
+      o.hard_pending_compaction_bytes_limit != 0 &&
+      o.hard_pending_compaction_bytes_limit <
+          o.soft_pending_compaction_bytes_limit) {
+    const VlsmParameter given =
+        vlsm.hard_pending_compaction_bytes_limit != 0
+            ? VlsmParameter::kHardPendingCompactionBytesLimit
+            : VlsmParameter::kSoftPendingCompactionBytesLimit;
+    return Status::InvalidArgument(
+        "vLSM " + VlsmOptionsFieldName(given) +
+        " would leave the hard pending-compaction limit below the soft: " +
+        std::to_string(o.hard_pending_compaction_bytes_limit) + " < " +
+        std::to_string(o.soft_pending_compaction_bytes_limit));
   }
   o.max_compaction_bytes = (f + 2) * vlsm.sst_size;
   s = CheckVlsmOptions(o);

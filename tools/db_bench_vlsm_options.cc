@@ -23,6 +23,19 @@ std::string FlagName(VlsmParameter parameter) {
       return "--num_levels";
     case VlsmParameter::kRangedL0Depth:
       return "--vlsm_ranged_l0_depth";
+    case VlsmParameter::kL0Layout:
+      return "--vlsm_l0";
+    // No flag sets these VlsmOptions fields (db_bench's own flags, such as
+    // --write_buffer_size, override ConfigureVlsm's values instead): they
+    // stay 0, and are named as the fields if ever checked.
+    case VlsmParameter::kMemtableSize:
+    case VlsmParameter::kMemtableCount:
+    case VlsmParameter::kL1Size:
+    case VlsmParameter::kSoftPendingCompactionBytesLimit:
+    case VlsmParameter::kHardPendingCompactionBytesLimit:
+    case VlsmParameter::kRangedSlowdownTrigger:
+    case VlsmParameter::kRangedStopTrigger:
+      return VlsmOptionsFieldName(parameter);
   }
   return "?";
 }

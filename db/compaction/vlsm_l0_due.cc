@@ -13,8 +13,8 @@ struct Seed {
   uint64_t oldest_epoch = UINT64_MAX;
 };
 
-// The counted files over every key where a counted file starts, each set
-// once, in key order. One sweep over the files' ends (as MaxDepth's), so
+// The counted files over every key where a counted file starts, in key
+// order. One sweep over the files' ends (as MaxDepth's), so
 // O(n log n + n * depth) rather than a scan of L0 per key: the estimate
 // asks this at every version install, under the DB mutex. `min_depth`:
 // sets smaller than this are not wanted.
@@ -34,11 +34,11 @@ std::vector<Seed> SeedsInKeyOrder(const std::vector<L0Span>& l0,
     }
   }
   std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
-    const int c = ucmp->CompareWithoutTimestamp(a.key, b.key);
+    const int c = CompareUserKeys(ucmp, a.key, b.key);
     return c != 0 ? c < 0 : a.order < b.order;
   });
+  // Every snapshot holds a file that starts at its key, so no two repeat.
   std::vector<Seed> seeds;
-  std::set<std::vector<size_t>> seen;
   std::set<size_t> active;
   for (size_t e = 0; e < ends.size(); ++e) {
     if (ends[e].order != 1) {
@@ -48,17 +48,15 @@ std::vector<Seed> SeedsInKeyOrder(const std::vector<L0Span>& l0,
     active.insert(ends[e].span);
     const bool last_start_at_key =
         e + 1 == ends.size() || ends[e + 1].order != 1 ||
-        ucmp->CompareWithoutTimestamp(ends[e + 1].key, ends[e].key) != 0;
+        CompareUserKeys(ucmp, ends[e + 1].key, ends[e].key) != 0;
     if (!last_start_at_key || active.size() < min_depth) {
       continue;
     }
     Seed seed{std::vector<size_t>(active.begin(), active.end())};
-    if (seen.insert(seed.files).second) {
-      for (size_t i : seed.files) {
-        seed.oldest_epoch = std::min(seed.oldest_epoch, l0[i].epoch);
-      }
-      seeds.push_back(std::move(seed));
+    for (size_t i : seed.files) {
+      seed.oldest_epoch = std::min(seed.oldest_epoch, l0[i].epoch);
     }
+    seeds.push_back(std::move(seed));
   }
   return seeds;
 }
@@ -93,7 +91,7 @@ std::vector<L0Span> HullsOf(const std::vector<L0Span>& l0,
   }
   std::sort(spans.begin(), spans.end(),
             [ucmp](const L0Span& a, const L0Span& b) {
-              return ucmp->CompareWithoutTimestamp(a.smallest, b.smallest) < 0;
+              return CompareUserKeys(ucmp, a.smallest, b.smallest) < 0;
             });
   std::vector<L0Span> hulls;
   for (const L0Span& s : spans) {
@@ -102,7 +100,7 @@ std::vector<L0Span> HullsOf(const std::vector<L0Span>& l0,
       continue;
     }
     L0Span& h = hulls.back();
-    const int c = ucmp->CompareWithoutTimestamp(s.largest, h.largest);
+    const int c = CompareUserKeys(ucmp, s.largest, h.largest);
     if (c > 0 || (c == 0 && !s.exclusive_end)) {
       h.largest = s.largest;
       h.exclusive_end = s.exclusive_end;
@@ -126,24 +124,25 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
   std::vector<Seed> seeds =
       SeedsInKeyOrder(l0, ucmp, count_busy, over_bytes ? 1 : depth);
 
-  std::vector<Seed> by_depth;
+  std::vector<const Seed*> by_depth;
   for (const Seed& s : seeds) {
     if (s.files.size() >= depth) {
-      by_depth.push_back(s);
+      by_depth.push_back(&s);
     }
   }
   std::stable_sort(by_depth.begin(), by_depth.end(),
-                   [](const Seed& a, const Seed& b) {
-                     if (a.files.size() != b.files.size()) {
-                       return a.files.size() > b.files.size();
+                   [](const Seed* a, const Seed* b) {
+                     if (a->files.size() != b->files.size()) {
+                       return a->files.size() > b->files.size();
                      }
-                     return a.oldest_epoch < b.oldest_epoch;
+                     return a->oldest_epoch < b->oldest_epoch;
                    });
   std::vector<std::vector<size_t>> due;
   std::vector<size_t> union_of_seeds;
-  for (Seed& s : by_depth) {
-    union_of_seeds.insert(union_of_seeds.end(), s.files.begin(), s.files.end());
-    due.push_back(std::move(s.files));
+  for (const Seed* s : by_depth) {
+    union_of_seeds.insert(union_of_seeds.end(), s->files.begin(),
+                          s->files.end());
+    due.push_back(s->files);
   }
   if (!over_bytes) {
     return due;
@@ -222,7 +221,7 @@ L0DebtTerm RangedL0Debt(const std::vector<L0Span>& l0,
   // each file below counted once.
   const std::vector<L0Span> hulls = HullsOf(l0, owed, ucmp);
   auto ends_before = [ucmp](const L0Span& s, const Slice& key) {
-    const int c = ucmp->CompareWithoutTimestamp(s.largest, key);
+    const int c = CompareUserKeys(ucmp, s.largest, key);
     return c < 0 || (c == 0 && s.exclusive_end);
   };
   size_t h = 0;

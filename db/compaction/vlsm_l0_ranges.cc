@@ -14,7 +14,7 @@ namespace {
 
 // Whether `key` is at or below the span's end.
 bool UpToEnd(const Slice& key, const L0Span& s, const Comparator* ucmp) {
-  const int c = ucmp->CompareWithoutTimestamp(key, s.largest);
+  const int c = CompareUserKeys(ucmp, key, s.largest);
   return c < 0 || (c == 0 && !s.exclusive_end);
 }
 
@@ -38,7 +38,7 @@ std::vector<End> SortedEnds(const std::vector<L0Span>& l0,
     }
   }
   std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
-    const int c = ucmp->CompareWithoutTimestamp(a.key, b.key);
+    const int c = CompareUserKeys(ucmp, a.key, b.key);
     return c != 0 ? c < 0 : a.order < b.order;
   });
   return ends;
@@ -60,7 +60,7 @@ std::vector<Slice> RangeStarts(const std::vector<L0Span>& l0,
   for (const End& e : SortedEnds(l0, ucmp, count_busy)) {
     if (e.order == 1 && after_end &&
         (starts.empty() ||
-         ucmp->CompareWithoutTimestamp(starts.back(), e.key) < 0)) {
+         CompareUserKeys(ucmp, starts.back(), e.key) < 0)) {
       starts.push_back(e.key);
     }
     after_end = e.order != 1;
@@ -76,7 +76,7 @@ size_t RangeHolding(const std::vector<Slice>& starts, const Slice& key,
   const size_t k =
       std::upper_bound(starts.begin(), starts.end(), key,
                        [ucmp](const Slice& a, const Slice& b) {
-                         return ucmp->CompareWithoutTimestamp(a, b) < 0;
+                         return CompareUserKeys(ucmp, a, b) < 0;
                        }) -
       starts.begin();
   return k == 0 ? 0 : k - 1;
@@ -266,10 +266,10 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
     // f joins the groups it overlaps into one.
     L0Span merged = f;
     for (auto g = first; g != last; ++g) {
-      if (ucmp->CompareWithoutTimestamp(g->smallest, merged.smallest) < 0) {
+      if (CompareUserKeys(ucmp, g->smallest, merged.smallest) < 0) {
         merged.smallest = g->smallest;
       }
-      const int c = ucmp->CompareWithoutTimestamp(g->largest, merged.largest);
+      const int c = CompareUserKeys(ucmp, g->largest, merged.largest);
       if (c > 0 || (c == 0 && merged.exclusive_end)) {
         merged.largest = g->largest;
         merged.exclusive_end = g->exclusive_end;
@@ -305,7 +305,7 @@ void AlignGuardsWithL1(const std::vector<L0Span>& l0,
                        const std::vector<L0Span>& l1, const Comparator* ucmp,
                        std::vector<Slice>* guards) {
   auto less = [ucmp](const Slice& a, const Slice& b) {
-    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+    return CompareUserKeys(ucmp, a, b) < 0;
   };
   // L1's boundaries: every file's first key but the first file's.
   const auto first_boundary = l1.begin() + std::min<size_t>(l1.size(), 1);
@@ -333,7 +333,7 @@ void AlignGuardsWithL1(const std::vector<L0Span>& l0,
 // Sorts `keys` ascending and drops repeats.
 void SortDistinct(std::vector<Slice>* keys, const Comparator* ucmp) {
   auto less = [ucmp](const Slice& a, const Slice& b) {
-    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+    return CompareUserKeys(ucmp, a, b) < 0;
   };
   std::sort(keys->begin(), keys->end(), less);
   keys->erase(std::unique(keys->begin(), keys->end(),
@@ -352,7 +352,7 @@ std::vector<Slice> GuardsOf(const std::vector<L0Span>& l0,
                             const std::vector<L0Run>& all_runs,
                             const Comparator* ucmp, double sliver_bytes) {
   auto less = [ucmp](const Slice& a, const Slice& b) {
-    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+    return CompareUserKeys(ucmp, a, b) < 0;
   };
   // - The first key of every range of L0 (L0RangesOf above; not slivers:
   //   where each flush has a key or two, each flush's keys are ranges of
@@ -399,7 +399,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
     return {};
   }
   auto less = [ucmp](const Slice& a, const Slice& b) {
-    return ucmp->CompareWithoutTimestamp(a, b) < 0;
+    return CompareUserKeys(ucmp, a, b) < 0;
   };
 
   // Files being compacted are leaving L0: they block no cut and weigh

@@ -8,9 +8,12 @@
 // family with compaction_pri = kVlsm; ConfigureVlsm() sets that and every
 // option it depends on. docs/vlsm.md explains each choice.
 //
-// A second L0 layout, compaction_pri = kVlsmRanged (experimental, issue 20),
-// lets L0 hold several flushes and compacts it into L1 one key range at a
-// time, so that steps stay narrow at a lower cost per byte flushed.
+// A second L0 layout, compaction_pri = kVlsmRanged, lets L0 hold several
+// flushes and compacts it into L1 one key range at a time, so that steps
+// stay narrow at a lower cost per byte flushed. It is the recommended one:
+// ConfigureVlsm(&cf_options, VlsmOptions::Ranged()) sets the configuration
+// it was measured with. kVlsm (VlsmOptions()) reproduces the paper
+// faithfully.
 //
 // No public struct changes layout: a program built against stock RocksDB
 // 9.10 headers runs on this library unchanged.
@@ -27,9 +30,10 @@ namespace ROCKSDB_NAMESPACE {
 enum class VlsmL0Layout : char {
   // The paper's: one L0 file per step, oldest first (compaction_pri=kVlsm).
   kSingleFile,
-  // Experimental: L0 holds up to ranged_l0_depth flushes over any key; a
-  // step takes the deepest key range of L0 with every older L0 file that
-  // overlaps it, and the L1 files below (compaction_pri=kVlsmRanged).
+  // The recommended one (VlsmOptions::Ranged() sets it up as measured): L0
+  // holds up to ranged_l0_depth flushes over any key; a step takes the
+  // deepest key range of L0 with every older L0 file that overlaps it, and
+  // the L1 files below (compaction_pri=kVlsmRanged).
   // Flushes are split by key range, at guards taken from L1's file
   // boundaries, so that a step takes one range of every flush in L0; write
   // stalls count L0's bytes in memtables' worth (docs/vlsm.md, "ranged L0").
@@ -37,8 +41,8 @@ enum class VlsmL0Layout : char {
 };
 
 struct VlsmOptions {
-  // S_M: the maximum SST size, and the memtable size. L1 vSSTs are between
-  // S_M / f and S_M.
+  // S_M: the maximum SST size, and the memtable size unless memtable_size
+  // is set. L1 vSSTs are between S_M / f and S_M.
   uint64_t sst_size = 8 << 20;
   // f: the growth factor between every pair of levels except L1 -> L2.
   int growth = 8;
@@ -55,23 +59,81 @@ struct VlsmOptions {
   // steps are narrow too, and in a settled tree a depth above about
   // L1's target in memtables' worth (f with these sizes) is not reached.
   int ranged_l0_depth = 8;
+
+  // Sizes ConfigureVlsm otherwise derives. 0, the default, keeps what is in
+  // parentheses, so VlsmOptions() configures the paper's tree unchanged.
+  // write_buffer_size (sst_size).
+  uint64_t memtable_size = 0;
+  // max_write_buffer_number, >= 2 (2).
+  int memtable_count = 0;
+  // L1's target, max_bytes_for_level_base, >= sst_size (growth * sst_size).
+  uint64_t l1_size = 0;
+  // The pending-compaction limits (the caller's options keep theirs; so
+  // "no limit", RocksDB's 0, is set on the options themselves).
+  uint64_t soft_pending_compaction_bytes_limit = 0;
+  uint64_t hard_pending_compaction_bytes_limit = 0;
+  // kRanged only: level0_slowdown_writes_trigger (>= ranged_l0_depth) and
+  // level0_stop_writes_trigger (> the slowdown trigger), in memtables' worth
+  // of L0's bytes (derived from ranged_l0_depth: see ConfigureVlsm).
+  int ranged_slowdown_trigger = 0;
+  int ranged_stop_trigger = 0;
+
+  // The recommended configuration: the ranged layout as it was measured
+  // (system "vlsm-ranged-rs32-io" of scripts/bench/systems.py). num_levels
+  // is the caller's, as always.
+  static VlsmOptions Ranged();
 };
 
-// Sets, from (S_M, f, Phi) and the L0 layout:
+inline VlsmOptions VlsmOptions::Ranged() {
+  VlsmOptions v;
+  v.l0_layout = VlsmL0Layout::kRanged;
+  // S_M 8 MiB, the paper's: small L1 files straddle a range's ends by
+  // little, so a step reads little of L1 beyond its range.
+  v.sst_size = 8 << 20;
+  // RocksDB's level shape: L1 256 MiB, then 8x at every level (Phi = f).
+  v.l1_size = 256 << 20;
+  v.growth = 8;
+  v.l1_l2_growth = 8;
+  // 4 x 32 MiB: RocksDB's memtable budget (2 x 64 MiB); a larger flush is
+  // cut into more ranges, so a range is narrower for the same L0 bytes.
+  v.memtable_size = 32 << 20;
+  v.memtable_count = 4;
+  // Depth 8 x 32 MiB ~= L1's 256 MiB: a step costs about what RocksDB's
+  // L0 -> L1 does while taking one key range.
+  v.ranged_l0_depth = 8;
+  // Stall at 17 / 21 memtables' worth of L0 (544 / 672 MiB): twice the
+  // 8 x 32 MiB at which a range is due.
+  v.ranged_slowdown_trigger = 17;
+  v.ranged_stop_trigger = 21;
+  // RocksDB-IO's 1 / 2 GiB: the layout's debt estimate is calibrated under
+  // them (under upstream's 64 / 256 GiB it would never matter).
+  v.soft_pending_compaction_bytes_limit = uint64_t{1} << 30;
+  v.hard_pending_compaction_bytes_limit = uint64_t{2} << 30;
+  return v;
+}
+
+// Sets, from (S_M, f, Phi), the L0 layout and the sizes of VlsmOptions
+// (a field left 0 gives the value in parentheses):
 //   compaction_style = kCompactionStyleLevel,
 //   compaction_pri = kVlsm (kVlsmRanged for the ranged layout),
-//   target_file_size_base = write_buffer_size = S_M,
-//   target_file_size_multiplier = 1, max_write_buffer_number = 2,
-//   max_bytes_for_level_base = f * S_M (L1),
+//   target_file_size_base = S_M, target_file_size_multiplier = 1,
+//   write_buffer_size = memtable_size (S_M),
+//   max_write_buffer_number = memtable_count (2),
+//   max_bytes_for_level_base = l1_size (f * S_M),
 //   max_bytes_for_level_multiplier = f,
 //   max_bytes_for_level_multiplier_additional = {1, Phi / f, 1, ...}
 //     (so L2 = Phi * L1 and every later level is f times the one above),
 //   level_compaction_dynamic_level_bytes = false,
 //   level0_file_num_compaction_trigger = 1 (ranged_l0_depth when ranged;
-//     then also level0_slowdown_writes_trigger >= 2 * depth + 4 and
-//     level0_stop_writes_trigger >= slowdown + 16, so writes do not slow
-//     down before a range may compact; in that layout the two stall
-//     triggers count L0's bytes in memtables' worth, write_buffer_size each),
+//     then also level0_slowdown_writes_trigger = ranged_slowdown_trigger
+//     (the larger of the options' value and 2 * depth + 4) and
+//     level0_stop_writes_trigger = ranged_stop_trigger (the larger of the
+//     options' value and slowdown + 16), so writes do not slow down before
+//     a range may compact; in that layout the two stall triggers count L0's
+//     bytes in memtables' worth, write_buffer_size each),
+//   soft_pending_compaction_bytes_limit and
+//     hard_pending_compaction_bytes_limit = the fields of those names
+//     (the options' values),
 //   max_compaction_bytes = (f + 2) * S_M (one file and the f + 1 files it
 //     can overlap in the level below).
 // num_levels is kept; it must be >= 3. On bad input returns InvalidArgument

@@ -36,7 +36,13 @@
   X(rocksdb_options_get_level_compaction_dynamic_level_bytes)       \
   X(rocksdb_options_get_target_file_size_multiplier)                \
   X(rocksdb_options_get_max_write_buffer_number)                    \
-  X(rocksdb_options_get_compaction_style)
+  X(rocksdb_options_get_compaction_style)                           \
+  X(rocksdb_options_configure_vlsm_ranged)                          \
+  X(rocksdb_options_set_num_levels)                                 \
+  X(rocksdb_options_get_level0_slowdown_writes_trigger)             \
+  X(rocksdb_options_get_level0_stop_writes_trigger)                 \
+  X(rocksdb_options_get_soft_pending_compaction_bytes_limit)        \
+  X(rocksdb_options_get_hard_pending_compaction_bytes_limit)
 
 #define DECLARE(f) static __typeof__(&f) p_##f;
 C_API(DECLARE)
@@ -114,6 +120,31 @@ static void expect_error_naming(char* err, const char* step, const char* name) {
   p_rocksdb_free(err);
 }
 
+/* Fails at step unless a and b agree on every option vLSM's one calls set. */
+static void expect_same_vlsm_options(rocksdb_options_t* a, rocksdb_options_t* b,
+                                     const char* step) {
+#define SAME(getter)                                   \
+  if (p_##getter(a) != p_##getter(b)) {                \
+    fail(step, #getter " differs from the one call");  \
+  }
+  SAME(rocksdb_options_get_compaction_pri)
+  SAME(rocksdb_options_get_compaction_style)
+  SAME(rocksdb_options_get_target_file_size_base)
+  SAME(rocksdb_options_get_target_file_size_multiplier)
+  SAME(rocksdb_options_get_write_buffer_size)
+  SAME(rocksdb_options_get_max_write_buffer_number)
+  SAME(rocksdb_options_get_max_bytes_for_level_base)
+  SAME(rocksdb_options_get_max_bytes_for_level_multiplier)
+  SAME(rocksdb_options_get_level0_file_num_compaction_trigger)
+  SAME(rocksdb_options_get_level0_slowdown_writes_trigger)
+  SAME(rocksdb_options_get_level0_stop_writes_trigger)
+  SAME(rocksdb_options_get_soft_pending_compaction_bytes_limit)
+  SAME(rocksdb_options_get_hard_pending_compaction_bytes_limit)
+  SAME(rocksdb_options_get_max_compaction_bytes)
+  SAME(rocksdb_options_get_level_compaction_dynamic_level_bytes)
+#undef SAME
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     fail("usage", "c_consumer WORK_DIR [LIBRARY_PATH]");
@@ -144,6 +175,48 @@ int main(int argc, char** argv) {
   if (p_rocksdb_options_get_target_file_size_base(opt) != (64 << 10)) {
     fail("rocksdb_options_configure_vlsm(Phi=12)", "changed the options");
   }
+
+  /* The recommended layout in one call: the ranged L0 as it was measured
+     (ConfigureVlsm(VlsmOptions::Ranged()) in rocksdb/vlsm.h). */
+  rocksdb_options_t* ranged = p_rocksdb_options_create();
+  p_rocksdb_options_configure_vlsm_ranged(ranged, &err);
+  check(err, "rocksdb_options_configure_vlsm_ranged");
+  if (p_rocksdb_options_get_compaction_pri(ranged) !=
+          rocksdb_k_vlsm_ranged_compaction_pri ||
+      p_rocksdb_options_get_target_file_size_base(ranged) != (8 << 20) ||
+      p_rocksdb_options_get_write_buffer_size(ranged) != (32 << 20) ||
+      p_rocksdb_options_get_max_write_buffer_number(ranged) != 4 ||
+      p_rocksdb_options_get_max_bytes_for_level_base(ranged) != (256 << 20) ||
+      p_rocksdb_options_get_level0_file_num_compaction_trigger(ranged) != 8 ||
+      p_rocksdb_options_get_level0_slowdown_writes_trigger(ranged) != 17 ||
+      p_rocksdb_options_get_level0_stop_writes_trigger(ranged) != 21 ||
+      p_rocksdb_options_get_soft_pending_compaction_bytes_limit(ranged) !=
+          ((size_t)1 << 30) ||
+      p_rocksdb_options_get_hard_pending_compaction_bytes_limit(ranged) !=
+          ((size_t)2 << 30)) {
+    fail("rocksdb_options_configure_vlsm_ranged",
+         "did not set the measured configuration");
+  }
+  p_rocksdb_options_check_vlsm(ranged, &err);
+  check(err, "rocksdb_options_check_vlsm(ranged)");
+  snprintf(dir, sizeof dir, "%s/ranged", argv[1]);
+  write_and_read(ranged, dir, 20000);
+  p_rocksdb_options_destroy(ranged);
+  printf("  rocksdb_options_configure_vlsm_ranged: open, 20000 puts, gets: ok\n");
+
+  /* Too few levels: refused, naming them, and the options left alone. */
+  rocksdb_options_t* two = p_rocksdb_options_create();
+  p_rocksdb_options_set_num_levels(two, 2);
+  const int pri_before = p_rocksdb_options_get_compaction_pri(two);
+  p_rocksdb_options_configure_vlsm_ranged(two, &err);
+  expect_error_naming(err, "rocksdb_options_configure_vlsm_ranged(2 levels)",
+                      "num_levels");
+  err = NULL;
+  if (p_rocksdb_options_get_compaction_pri(two) != pri_before) {
+    fail("rocksdb_options_configure_vlsm_ranged(2 levels)",
+         "changed the options");
+  }
+  p_rocksdb_options_destroy(two);
 
   /* 2. A conflicting option: the check and rocksdb_open both name it. */
   p_rocksdb_options_set_level_compaction_dynamic_level_bytes(opt, 1);
@@ -197,26 +270,29 @@ int main(int argc, char** argv) {
                                      rocksdb_vlsm_default_growth,
                                      rocksdb_vlsm_default_l1_l2_growth, &err);
     check(err, "rocksdb_options_configure_vlsm(defaults)");
-#define SAME(getter)                                          \
-  if (p_##getter(a) != p_##getter(b)) {                       \
-    fail("README options string", #getter " differs from rocksdb_options_configure_vlsm"); \
-  }
-    SAME(rocksdb_options_get_compaction_pri)
-    SAME(rocksdb_options_get_compaction_style)
-    SAME(rocksdb_options_get_target_file_size_base)
-    SAME(rocksdb_options_get_target_file_size_multiplier)
-    SAME(rocksdb_options_get_write_buffer_size)
-    SAME(rocksdb_options_get_max_write_buffer_number)
-    SAME(rocksdb_options_get_max_bytes_for_level_base)
-    SAME(rocksdb_options_get_max_bytes_for_level_multiplier)
-    SAME(rocksdb_options_get_level0_file_num_compaction_trigger)
-    SAME(rocksdb_options_get_max_compaction_bytes)
-    SAME(rocksdb_options_get_level_compaction_dynamic_level_bytes)
+    expect_same_vlsm_options(a, b, "README options string");
     p_rocksdb_options_check_vlsm(a, &err);
     check(err, "rocksdb_options_check_vlsm(README)");
     p_rocksdb_options_destroy(a);
     p_rocksdb_options_destroy(b);
     printf("  README options string: same options as the one call\n");
+  }
+  /* Its ranged twin (VLSM_README_RANGED_OPTIONS) sets what
+     rocksdb_options_configure_vlsm_ranged sets. */
+  const char* readme_ranged = getenv("VLSM_README_RANGED_OPTIONS");
+  if (readme_ranged != NULL) {
+    rocksdb_options_t* a = p_rocksdb_options_create();
+    rocksdb_options_t* b = p_rocksdb_options_create();
+    p_rocksdb_get_options_from_string(base, readme_ranged, a, &err);
+    check(err, "rocksdb_get_options_from_string(README, ranged)");
+    p_rocksdb_options_configure_vlsm_ranged(b, &err);
+    check(err, "rocksdb_options_configure_vlsm_ranged");
+    expect_same_vlsm_options(a, b, "README ranged options string");
+    p_rocksdb_options_check_vlsm(a, &err);
+    check(err, "rocksdb_options_check_vlsm(README, ranged)");
+    p_rocksdb_options_destroy(a);
+    p_rocksdb_options_destroy(b);
+    printf("  README ranged options string: same options as the one call\n");
   }
 
   /* A bare compaction_pri=kVlsm keeps RocksDB 9's dynamic level bytes. */

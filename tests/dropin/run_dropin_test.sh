@@ -101,10 +101,13 @@ c_api)
     $(pc --cflags) $(pc --libs) -Wl,-rpath,"$(pc --variable=libdir)"
   ldd "$work/c_consumer" > "$work/ldd.txt"
   grep -q "$PREFIX/.*librocksdb.so.9" "$work/ldd.txt" || fail "c_consumer does not load the installed library"
-  # The README's options string for bindings (one line, in a code block).
+  # The README's options strings for bindings (one line each, in a code
+  # block): the paper's layout and the ranged one.
   VLSM_README_OPTIONS=$(grep -m1 '^compaction_style=kCompactionStyleLevel;compaction_pri=kVlsm;' "$README")
   [ -n "$VLSM_README_OPTIONS" ] || fail "no vLSM options string in $README"
-  export VLSM_README_OPTIONS
+  VLSM_README_RANGED_OPTIONS=$(grep -m1 '^compaction_style=kCompactionStyleLevel;compaction_pri=kVlsmRanged;' "$README")
+  [ -n "$VLSM_README_RANGED_OPTIONS" ] || fail "no ranged vLSM options string in $README"
+  export VLSM_README_OPTIONS VLSM_README_RANGED_OPTIONS
   "$work/c_consumer" "$work"
   ;;
 c_dlopen)

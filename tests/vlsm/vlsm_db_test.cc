@@ -647,6 +647,279 @@ TEST(VlsmDbTest, ConfigureVlsmRangedLayout) {
       << s.ToString();
 }
 
+// ConfigureVlsm(VlsmOptions::Ranged()) is the configuration the ranged
+// layout was measured with, "vlsm-ranged-rs32-io" of
+// scripts/bench/systems.py: every option of that system vLSM sets.
+TEST(VlsmDbTest, ConfigureVlsmRangedPresetIsTheMeasuredConfiguration) {
+  Options o;
+  ASSERT_TRUE(ConfigureVlsm(&o, VlsmOptions::Ranged()).ok());
+  EXPECT_EQ(o.compaction_pri, kVlsmRanged);
+  EXPECT_EQ(o.compaction_style, kCompactionStyleLevel);
+  EXPECT_FALSE(o.level_compaction_dynamic_level_bytes);
+  EXPECT_EQ(o.target_file_size_base, 8u << 20);  // S_M
+  EXPECT_EQ(o.target_file_size_multiplier, 1);
+  EXPECT_EQ(o.write_buffer_size, 32u << 20);
+  EXPECT_EQ(o.max_write_buffer_number, 4);
+  EXPECT_EQ(o.max_bytes_for_level_base, 256u << 20);  // L1
+  EXPECT_EQ(o.max_bytes_for_level_multiplier, 8);     // f
+  // Phi = f = 8: every per-level multiplier 1.
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional,
+            std::vector<int>(static_cast<size_t>(o.num_levels), 1));
+  EXPECT_EQ(o.level0_file_num_compaction_trigger, 8);  // depth
+  EXPECT_EQ(o.level0_slowdown_writes_trigger, 17);
+  EXPECT_EQ(o.level0_stop_writes_trigger, 21);
+  EXPECT_EQ(o.soft_pending_compaction_bytes_limit, uint64_t{1} << 30);
+  EXPECT_EQ(o.hard_pending_compaction_bytes_limit, uint64_t{2} << 30);
+  EXPECT_EQ(o.max_compaction_bytes, 10u * (8u << 20));  // (f + 2) * S_M
+  EXPECT_TRUE(CheckVlsmOptions(o).ok());
+
+  // The triggers and limits are the preset's whatever the options held;
+  // num_levels stays the caller's (the measured runs had 5).
+  Options high;
+  high.num_levels = 5;
+  high.level0_slowdown_writes_trigger = 100;
+  high.level0_stop_writes_trigger = 200;
+  high.hard_pending_compaction_bytes_limit = 0;  // no limit
+  ASSERT_TRUE(ConfigureVlsm(&high, VlsmOptions::Ranged()).ok());
+  EXPECT_EQ(high.num_levels, 5);
+  EXPECT_EQ(high.max_bytes_for_level_multiplier_additional,
+            std::vector<int>(5, 1));
+  EXPECT_EQ(high.level0_slowdown_writes_trigger, 17);
+  EXPECT_EQ(high.level0_stop_writes_trigger, 21);
+  EXPECT_EQ(high.soft_pending_compaction_bytes_limit, uint64_t{1} << 30);
+  EXPECT_EQ(high.hard_pending_compaction_bytes_limit, uint64_t{2} << 30);
+
+  // A DB opens with it and keeps every value (none is sanitized away).
+  const std::string path = TestDir("ranged_preset");
+  o.create_if_missing = true;
+  std::unique_ptr<DB> db = OpenFreshDb(o, path);
+  ASSERT_NE(db, nullptr);
+  ASSERT_TRUE(db->Put(WriteOptions(), "k", "v").ok());
+  const Options opened = db->GetOptions();
+  EXPECT_EQ(opened.compaction_pri, kVlsmRanged);
+  EXPECT_EQ(opened.write_buffer_size, 32u << 20);
+  EXPECT_EQ(opened.max_write_buffer_number, 4);
+  EXPECT_EQ(opened.level0_file_num_compaction_trigger, 8);
+  EXPECT_EQ(opened.level0_slowdown_writes_trigger, 17);
+  EXPECT_EQ(opened.level0_stop_writes_trigger, 21);
+  EXPECT_EQ(opened.soft_pending_compaction_bytes_limit, uint64_t{1} << 30);
+  EXPECT_EQ(opened.hard_pending_compaction_bytes_limit, uint64_t{2} << 30);
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, o).ok());
+}
+
+// VlsmOptions' size fields left 0 configure what ConfigureVlsm always did,
+// in either layout; each one given overrides its option only.
+TEST(VlsmDbTest, ConfigureVlsmSizeFieldsLeftZeroKeepTheDerivedValues) {
+  Options before;
+  before.level0_slowdown_writes_trigger = 30;
+  before.level0_stop_writes_trigger = 50;
+  before.soft_pending_compaction_bytes_limit = uint64_t{3} << 30;
+  before.hard_pending_compaction_bytes_limit = uint64_t{5} << 30;
+  VlsmOptions v;
+  v.sst_size = 4 << 20;
+  v.growth = 4;
+  v.l1_l2_growth = 16;
+
+  Options o = before;
+  ASSERT_TRUE(ConfigureVlsm(&o, v).ok());
+  EXPECT_EQ(o.compaction_pri, kVlsm);
+  EXPECT_EQ(o.write_buffer_size, v.sst_size);
+  EXPECT_EQ(o.max_write_buffer_number, 2);
+  EXPECT_EQ(o.max_bytes_for_level_base, 4 * v.sst_size);  // f * S_M
+  EXPECT_EQ(o.level0_slowdown_writes_trigger, 30);  // kVlsm leaves them
+  EXPECT_EQ(o.level0_stop_writes_trigger, 50);
+  EXPECT_EQ(o.soft_pending_compaction_bytes_limit, uint64_t{3} << 30);
+  EXPECT_EQ(o.hard_pending_compaction_bytes_limit, uint64_t{5} << 30);
+
+  // The ranged layout: the stall triggers derived from the depth.
+  v.l0_layout = VlsmL0Layout::kRanged;
+  v.ranged_l0_depth = 20;
+  o = before;
+  ASSERT_TRUE(ConfigureVlsm(&o, v).ok());
+  EXPECT_EQ(o.compaction_pri, kVlsmRanged);
+  EXPECT_EQ(o.write_buffer_size, v.sst_size);
+  EXPECT_EQ(o.max_write_buffer_number, 2);
+  EXPECT_EQ(o.max_bytes_for_level_base, 4 * v.sst_size);
+  EXPECT_EQ(o.level0_slowdown_writes_trigger, 2 * 20 + 4);
+  EXPECT_EQ(o.level0_stop_writes_trigger, 2 * 20 + 4 + 16);
+  EXPECT_EQ(o.soft_pending_compaction_bytes_limit, uint64_t{3} << 30);
+  EXPECT_EQ(o.hard_pending_compaction_bytes_limit, uint64_t{5} << 30);
+
+  // Each field given sets its option; the others stay as derived.
+  v.memtable_size = 16 << 20;
+  v.memtable_count = 6;
+  v.l1_size = 128 << 20;
+  v.soft_pending_compaction_bytes_limit = uint64_t{1} << 30;
+  v.ranged_slowdown_trigger = 48;
+  o = before;
+  ASSERT_TRUE(ConfigureVlsm(&o, v).ok());
+  EXPECT_EQ(o.write_buffer_size, 16u << 20);
+  EXPECT_EQ(o.target_file_size_base, v.sst_size);
+  EXPECT_EQ(o.max_write_buffer_number, 6);
+  EXPECT_EQ(o.max_bytes_for_level_base, 128u << 20);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional[1], 4);  // Phi / f
+  EXPECT_EQ(o.max_compaction_bytes, 6 * v.sst_size);  // (f + 2) * S_M
+  EXPECT_EQ(o.level0_slowdown_writes_trigger, 48);
+  EXPECT_EQ(o.level0_stop_writes_trigger, 48 + 16);
+  EXPECT_EQ(o.soft_pending_compaction_bytes_limit, uint64_t{1} << 30);
+  EXPECT_EQ(o.hard_pending_compaction_bytes_limit, uint64_t{5} << 30);
+}
+
+TEST(VlsmDbTest, ConfigureVlsmRejectsBadSizeFieldsNamingThem) {
+  struct Bad {
+    void (*change)(VlsmOptions*);  // applied to VlsmOptions::Ranged()
+    const char* must_mention;
+  } bad[] = {
+      {[](VlsmOptions* v) { v->memtable_count = 1; },
+       "memtable_count must be >= 2"},
+      {[](VlsmOptions* v) { v->memtable_count = -4; },
+       "memtable_count must be >= 2"},
+      {[](VlsmOptions* v) { v->l1_size = 4 << 20; },
+       "l1_size (L1) must be >= sst_size (S_M)"},
+      {[](VlsmOptions* v) { v->l1_size = ~uint64_t{0} / 4; },
+       "l1_size (L1) is too large"},
+      {[](VlsmOptions* v) { v->hard_pending_compaction_bytes_limit = 1 << 29; },
+       "hard_pending_compaction_bytes_limit must be >= "
+       "soft_pending_compaction_bytes_limit"},
+      // One limit against the options' other (RocksDB's 64 / 256 GiB).
+      {[](VlsmOptions* v) {
+         v->soft_pending_compaction_bytes_limit = 0;
+         v->hard_pending_compaction_bytes_limit = uint64_t{32} << 30;
+       },
+       "hard_pending_compaction_bytes_limit would leave"},
+      {[](VlsmOptions* v) {
+         v->soft_pending_compaction_bytes_limit = uint64_t{512} << 30;
+         v->hard_pending_compaction_bytes_limit = 0;
+       },
+       "soft_pending_compaction_bytes_limit would leave"},
+      {[](VlsmOptions* v) { v->ranged_slowdown_trigger = 4; },
+       "ranged_slowdown_trigger must be >= ranged_l0_depth"},
+      {[](VlsmOptions* v) { v->ranged_slowdown_trigger = -1; },
+       "ranged_slowdown_trigger must be >= 0"},
+      {[](VlsmOptions* v) { v->ranged_slowdown_trigger = 1 << 30; },
+       "ranged_slowdown_trigger must be >= 0"},
+      {[](VlsmOptions* v) { v->ranged_stop_trigger = 17; },
+       "ranged_stop_trigger must be > ranged_slowdown_trigger"},
+      {[](VlsmOptions* v) { v->ranged_stop_trigger = -21; },
+       "ranged_stop_trigger must be >= 0"},
+      // Below the slowdown trigger derived from the depth, 2 * 8 + 4.
+      {[](VlsmOptions* v) {
+         v->ranged_slowdown_trigger = 0;
+         v->ranged_stop_trigger = 12;
+       },
+       "ranged_stop_trigger must be > the slowdown trigger, 20"},
+      // The stall triggers are the ranged layout's.
+      {[](VlsmOptions* v) { v->l0_layout = VlsmL0Layout::kSingleFile; },
+       "ranged_slowdown_trigger is for the ranged L0 layout only"},
+      {[](VlsmOptions* v) {
+         *v = VlsmOptions();
+         v->ranged_stop_trigger = 30;
+       },
+       "ranged_stop_trigger is for the ranged L0 layout only"},
+  };
+  ConfigOptions config;
+  for (const Bad& b : bad) {
+    VlsmOptions v = VlsmOptions::Ranged();
+    b.change(&v);
+    Options before;
+    Options after = before;
+    Status s = ConfigureVlsm(&after, v);
+    EXPECT_TRUE(s.IsInvalidArgument()) << b.must_mention << ": "
+                                       << s.ToString();
+    EXPECT_NE(s.ToString().find(b.must_mention), std::string::npos)
+        << s.ToString();
+    std::string was, is;
+    ASSERT_TRUE(GetStringFromColumnFamilyOptions(config, before, &was).ok());
+    ASSERT_TRUE(GetStringFromColumnFamilyOptions(config, after, &is).ok());
+    EXPECT_EQ(is, was) << b.must_mention << ": left unchanged";
+  }
+}
+
+// The options strings README.md gives for bindings that only pass strings,
+// with RocksDB's default 7 levels: the ranged layout's and the paper's.
+// tests/dropin checks them through the C API too.
+constexpr const char* kReadmeRangedOptions =
+    "compaction_style=kCompactionStyleLevel;compaction_pri=kVlsmRanged;"
+    "level_compaction_dynamic_level_bytes=false;write_buffer_size=33554432;"
+    "target_file_size_base=8388608;target_file_size_multiplier=1;"
+    "max_write_buffer_number=4;max_bytes_for_level_base=268435456;"
+    "max_bytes_for_level_multiplier=8;"
+    "max_bytes_for_level_multiplier_additional=1:1:1:1:1:1:1;"
+    "level0_file_num_compaction_trigger=8;"
+    "level0_slowdown_writes_trigger=17;level0_stop_writes_trigger=21;"
+    "soft_pending_compaction_bytes_limit=1073741824;"
+    "hard_pending_compaction_bytes_limit=2147483648;"
+    "max_compaction_bytes=83886080";
+constexpr const char* kReadmeVlsmOptions =
+    "compaction_style=kCompactionStyleLevel;compaction_pri=kVlsm;"
+    "level_compaction_dynamic_level_bytes=false;write_buffer_size=8388608;"
+    "target_file_size_base=8388608;target_file_size_multiplier=1;"
+    "max_write_buffer_number=2;max_bytes_for_level_base=67108864;"
+    "max_bytes_for_level_multiplier=8;"
+    "max_bytes_for_level_multiplier_additional=1:4:1:1:1:1:1;"
+    "level0_file_num_compaction_trigger=1;max_compaction_bytes=83886080";
+
+void ExpectSameVlsmOptions(const ColumnFamilyOptions& a,
+                           const ColumnFamilyOptions& b) {
+  EXPECT_EQ(a.compaction_style, b.compaction_style);
+  EXPECT_EQ(a.compaction_pri, b.compaction_pri);
+  EXPECT_EQ(a.level_compaction_dynamic_level_bytes,
+            b.level_compaction_dynamic_level_bytes);
+  EXPECT_EQ(a.target_file_size_base, b.target_file_size_base);
+  EXPECT_EQ(a.target_file_size_multiplier, b.target_file_size_multiplier);
+  EXPECT_EQ(a.write_buffer_size, b.write_buffer_size);
+  EXPECT_EQ(a.max_write_buffer_number, b.max_write_buffer_number);
+  EXPECT_EQ(a.max_bytes_for_level_base, b.max_bytes_for_level_base);
+  EXPECT_EQ(a.max_bytes_for_level_multiplier,
+            b.max_bytes_for_level_multiplier);
+  EXPECT_EQ(a.max_bytes_for_level_multiplier_additional,
+            b.max_bytes_for_level_multiplier_additional);
+  EXPECT_EQ(a.level0_file_num_compaction_trigger,
+            b.level0_file_num_compaction_trigger);
+  EXPECT_EQ(a.level0_slowdown_writes_trigger,
+            b.level0_slowdown_writes_trigger);
+  EXPECT_EQ(a.level0_stop_writes_trigger, b.level0_stop_writes_trigger);
+  EXPECT_EQ(a.soft_pending_compaction_bytes_limit,
+            b.soft_pending_compaction_bytes_limit);
+  EXPECT_EQ(a.hard_pending_compaction_bytes_limit,
+            b.hard_pending_compaction_bytes_limit);
+  EXPECT_EQ(a.max_compaction_bytes, b.max_compaction_bytes);
+}
+
+TEST(VlsmDbTest, ReadmeOptionsStringsSetWhatConfigureVlsmSets) {
+  const struct {
+    const char* name;
+    const char* options;
+    VlsmOptions vlsm;
+  } cases[] = {{"ranged", kReadmeRangedOptions, VlsmOptions::Ranged()},
+               {"kVlsm", kReadmeVlsmOptions, VlsmOptions()}};
+  ConfigOptions config;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    ColumnFamilyOptions configured;
+    ASSERT_TRUE(ConfigureVlsm(&configured, c.vlsm).ok());
+    ColumnFamilyOptions parsed;
+    ASSERT_TRUE(GetColumnFamilyOptionsFromString(
+                    config, ColumnFamilyOptions(), c.options, &parsed)
+                    .ok());
+    ExpectSameVlsmOptions(parsed, configured);
+    // Nothing else differs either: the string sets all ConfigureVlsm sets.
+    std::string from_string, from_call;
+    ASSERT_TRUE(
+        GetStringFromColumnFamilyOptions(config, parsed, &from_string).ok());
+    ASSERT_TRUE(
+        GetStringFromColumnFamilyOptions(config, configured, &from_call).ok());
+    EXPECT_EQ(from_string, from_call);
+    // As whole Options, the way bindings parse them.
+    Options whole;
+    ASSERT_TRUE(
+        GetOptionsFromString(config, Options(), c.options, &whole).ok());
+    ExpectSameVlsmOptions(whole, configured);
+    EXPECT_TRUE(CheckVlsmOptions(whole).ok());
+  }
+}
+
 // Writes one L0 file per entry of `regions`, each holding keys of the listed
 // key regions only, with compactions held; then lets them run.
 void WriteL0FilesInRegions(DB* db, Model* model,

@@ -1,0 +1,150 @@
+// Leaving the ranged layout, live and for good (docs/vlsm.md, "The way
+// back to stock RocksDB").
+//
+// The layout adds no on-disk state: its split flushes and ranged steps
+// write ordinary SSTs with ordinary epochs, and the MANIFEST holds nothing
+// new. Two things stop stock RocksDB 9.10 from opening a ranged DB as it
+// is: the OPTIONS file names compaction_pri=kVlsmRanged, which stock cannot
+// parse, and L0 at rest may hold more files than stock's stop trigger
+// (stock counts files, and a split flush is many). The way back: switch the
+// live column family to kMinOverlappingRatio, compact L0 away, close; the
+// OPTIONS file then names only stock values, and any stock options open it.
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/options.h"
+#include "rocksdb/utilities/options_util.h"
+#include "rocksdb/vlsm.h"
+#include "tests/test_dir.h"
+#include "tests/vlsm/read_order_checker.h"
+#include "tests/vlsm/vlsm_db_test_util.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+using vlsm_test::ExpectEqualsModel;
+using vlsm_test::Model;
+
+// The ranged layout at test sizes: 64 KiB memtables, depth 4, L1 512 KiB.
+Options RangedOptions() {
+  Options o = vlsm_test::VlsmTestOptions(nullptr);
+  o.compaction_pri = kVlsmRanged;
+  o.write_buffer_size = 64 << 10;
+  o.max_bytes_for_level_base = 512 << 10;
+  o.level0_file_num_compaction_trigger = 4;
+  o.level0_slowdown_writes_trigger = 12;
+  o.level0_stop_writes_trigger = 28;
+  return o;
+}
+
+std::string Key(uint64_t i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "key%08" PRIu64, i);
+  return buf;
+}
+
+// Uniform random overwrites of 20 000 keys, in the DB and the model.
+void WriteRandom(DB* db, Model* model, std::mt19937* rng, int n) {
+  for (int i = 0; i < n; ++i) {
+    const std::string k = Key((*rng)() % 20000);
+    const std::string v = std::to_string((*rng)()) + std::string(100, 'v');
+    ASSERT_TRUE(db->Put(WriteOptions(), k, v).ok());
+    (*model)[k] = v;
+  }
+}
+
+int L0Files(DB* db) {
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  return static_cast<int>(meta.levels[0].files.size());
+}
+
+// The newest OPTIONS file of the DB, as text.
+std::string LatestOptionsFile(const std::string& path) {
+  std::string name;
+  EXPECT_TRUE(GetLatestOptionsFileName(path, Env::Default(), &name).ok());
+  std::string text;
+  EXPECT_TRUE(ReadFileToString(Env::Default(), path + "/" + name, &text).ok());
+  return text;
+}
+
+TEST(VlsmDowngradeTest, TheWayBackToStockKeepsEveryKey) {
+  const std::string path = TestPath("VlsmDowngradeTest", "way_back");
+  Options ranged = RangedOptions();
+  std::unique_ptr<DB> db = vlsm_test::OpenFreshDb(ranged, path);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  std::mt19937 rng(37);
+  WriteRandom(db.get(), &model, &rng, 30000);
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  // A ranged L0 at rest: split flushes, more files than stock's triggers
+  // count as flushes.
+  EXPECT_GT(L0Files(db.get()), 4);
+  EXPECT_NE(LatestOptionsFile(path).find("kVlsmRanged"), std::string::npos);
+
+  // 1. Switch live; 2. compact L0 away; 3. close.
+  ASSERT_TRUE(
+      db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}}).ok());
+  ASSERT_TRUE(db->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  EXPECT_EQ(L0Files(db.get()), 0);
+  db.reset();
+  const std::string options_file = LatestOptionsFile(path);
+  EXPECT_EQ(options_file.find("kVlsm"), std::string::npos)
+      << "the OPTIONS file names only stock values:\n"
+      << options_file;
+
+  // 4. Reopen with stock options (RocksDB's defaults, dynamic level sizes
+  // included): every key as the model says.
+  Options stock;
+  stock.create_if_missing = false;
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(stock, path, &raw).ok());
+  db.reset(raw);
+  ExpectEqualsModel(db.get(), model, nullptr, "reopened with stock options");
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, stock).ok());
+}
+
+// Live switches between kVlsmRanged and kMinOverlappingRatio while a writer
+// runs: every compaction either side picks keeps the read order (the
+// checker in VlsmTestOptions fails the test on a violation), and every key
+// reads back as written.
+TEST(VlsmDowngradeTest, LiveSwitchesUnderWritesKeepEveryKey) {
+  const std::string path = TestPath("VlsmDowngradeTest", "live_switch");
+  Options ranged = RangedOptions();
+  ranged.max_background_compactions = 2;
+  std::unique_ptr<DB> db = vlsm_test::OpenFreshDb(ranged, path);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  std::atomic<bool> writing{true};
+  std::thread writer([&] {
+    std::mt19937 rng(38);
+    while (writing.load()) {
+      WriteRandom(db.get(), &model, &rng, 500);
+    }
+  });
+  for (int i = 0; i < 20; ++i) {
+    const char* pri = i % 2 == 0 ? "kMinOverlappingRatio" : "kVlsmRanged";
+    ASSERT_TRUE(db->SetOptions({{"compaction_pri", pri}}).ok()) << pri;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  writing.store(false);
+  writer.join();
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ExpectEqualsModel(db.get(), model, nullptr, "after 20 live switches");
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, ranged).ok());
+}
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE

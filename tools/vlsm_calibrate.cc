@@ -1,0 +1,246 @@
+// vlsm_calibrate: is a DB's estimate of pending compaction bytes calibrated?
+//
+// The estimate (rocksdb.estimate-pending-compaction-bytes) is what the
+// pending-compaction limits compare and a write delay adjusts on. RocksDB
+// documents it as the bytes compaction must rewrite to bring every level
+// under its target. This tool measures that promise: it writes `phases`
+// phases of `phase_keys` keys (uniform or sequential), and after each one
+//   1. flushes and waits for the flush only (a settle's own flush could
+//      bring a range to its trigger and make R owe work E never saw);
+//   2. reads E, the estimate;
+//   3. waits for every compaction (WaitForCompact) and takes R, the input
+//      bytes of the compactions that completed after E was read (a step
+//      running when E was read counts whole, as E counts its files);
+// and reports E, R, and L0's peak bytes and depth during the phase (sampled
+// every 20 ms) and L0's bytes after the settle. Trivial moves read nothing,
+// so with sequential keys R is about 0 whatever E owes.
+//
+//   vlsm_calibrate --db=DIR --options="a=b;c=d" [--vlsm=S_M,f,Phi[,ranged]]
+//                  [--keys=uniform|sequential] [--phases=5]
+//                  [--phase_keys=2000000] [--value_bytes=200] [--seed=1]
+//
+// --vlsm applies ConfigureVlsm first (as the benchmark tools do for a vLSM
+// system: scripts/bench/systems.py), then --options on top. Prints one JSON
+// object per pause, then one with the whole run's figures; judging them is
+// scripts/bench/calibrate.py's.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rocksdb/convenience.h"
+#include "rocksdb/db.h"
+#include "rocksdb/listener.h"
+#include "rocksdb/options.h"
+#include "rocksdb/vlsm.h"
+
+namespace {
+
+using namespace ROCKSDB_NAMESPACE;
+
+// Sums the input bytes of every compaction that completes.
+class CompactionInputMeter : public EventListener {
+ public:
+  void OnCompactionCompleted(DB*, const CompactionJobInfo& ci) override {
+    if (ci.status.ok()) {
+      bytes_ += ci.stats.total_input_bytes;
+    }
+  }
+  uint64_t bytes() const { return bytes_.load(); }
+
+ private:
+  std::atomic<uint64_t> bytes_{0};
+};
+
+// Samples L0's bytes and depth every 20 ms; Take() returns the peaks since
+// the last call.
+class L0Sampler {
+ public:
+  explicit L0Sampler(DB* db) : db_(db), thread_([this] { Run(); }) {}
+  ~L0Sampler() {
+    stop_ = true;
+    thread_.join();
+  }
+  std::pair<uint64_t, uint64_t> Take() {
+    return {peak_bytes_.exchange(0), peak_depth_.exchange(0)};
+  }
+
+ private:
+  void Run() {
+    while (!stop_) {
+      uint64_t bytes = 0, depth = 0;
+      db_->GetIntProperty(VlsmProperties::kL0Bytes, &bytes);
+      db_->GetIntProperty(VlsmProperties::kL0Depth, &depth);
+      Raise(&peak_bytes_, bytes);
+      Raise(&peak_depth_, depth);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  static void Raise(std::atomic<uint64_t>* peak, uint64_t v) {
+    uint64_t seen = peak->load();
+    while (v > seen && !peak->compare_exchange_weak(seen, v)) {
+    }
+  }
+  DB* db_;
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> peak_bytes_{0};
+  std::atomic<uint64_t> peak_depth_{0};
+  std::thread thread_;
+};
+
+int Fail(const std::string& what) {
+  std::fprintf(stderr, "vlsm_calibrate: %s\n", what.c_str());
+  return 2;
+}
+
+uint64_t ParseSize(const std::string& s, bool* ok) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  uint64_t unit = 1;
+  if (*end == 'K') unit = 1ull << 10, ++end;
+  else if (*end == 'M') unit = 1ull << 20, ++end;
+  else if (*end == 'G') unit = 1ull << 30, ++end;
+  *ok = !s.empty() && end != s.c_str() && *end == '\0';
+  return v * unit;
+}
+
+int Main(int argc, char** argv) {
+  std::string db_path, options_string, vlsm_spec, keys = "uniform";
+  uint64_t phases = 5, phase_keys = 2000000, value_bytes = 200, seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    const std::string key = arg.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    bool ok = true;
+    if (key == "--db") db_path = value;
+    else if (key == "--options") options_string = value;
+    else if (key == "--vlsm") vlsm_spec = value;
+    else if (key == "--keys") keys = value;
+    else if (key == "--phases") phases = ParseSize(value, &ok);
+    else if (key == "--phase_keys") phase_keys = ParseSize(value, &ok);
+    else if (key == "--value_bytes") value_bytes = ParseSize(value, &ok);
+    else if (key == "--seed") seed = ParseSize(value, &ok);
+    else return Fail("unknown argument " + arg + " (see the header of "
+                     "tools/vlsm_calibrate.cc)");
+    if (!ok) return Fail("not a count: " + arg);
+  }
+  if (db_path.empty()) return Fail("--db=DIR is required");
+  if (keys != "uniform" && keys != "sequential") {
+    return Fail("--keys must be uniform or sequential, not " + keys);
+  }
+  if (phases == 0 || phase_keys == 0) return Fail("--phases and --phase_keys must be >= 1");
+
+  Options options;
+  if (!vlsm_spec.empty()) {
+    VlsmOptions v;
+    char layout[16] = "";
+    char sst[32] = "";
+    int f = 0, phi = 0;
+    if (std::sscanf(vlsm_spec.c_str(), "%31[^,],%d,%d,%15s", sst, &f, &phi,
+                    layout) < 3) {
+      return Fail("--vlsm=S_M,f,Phi[,ranged], not " + vlsm_spec);
+    }
+    bool ok = true;
+    v.sst_size = ParseSize(sst, &ok);
+    if (!ok) return Fail("--vlsm: S_M is not a size: " + std::string(sst));
+    v.growth = f;
+    v.l1_l2_growth = phi;
+    if (std::string(layout) == "ranged") v.l0_layout = VlsmL0Layout::kRanged;
+    options.num_levels = 5;
+    const Status s = ConfigureVlsm(&options, v);
+    if (!s.ok()) return Fail("--vlsm: " + s.ToString());
+  }
+  ConfigOptions config;
+  config.ignore_unsupported_options = false;
+  Status s = GetOptionsFromString(config, options, options_string, &options);
+  if (!s.ok()) return Fail("--options: " + s.ToString());
+  options.create_if_missing = true;
+  auto meter = std::make_shared<CompactionInputMeter>();
+  options.listeners.push_back(meter);
+  s = DestroyDB(db_path, options);
+  if (!s.ok()) return Fail("DestroyDB " + db_path + ": " + s.ToString());
+  DB* raw = nullptr;
+  s = DB::Open(options, db_path, &raw);
+  if (!s.ok()) return Fail("DB::Open " + db_path + ": " + s.ToString());
+  std::unique_ptr<DB> db(raw);
+
+  std::mt19937_64 rng(seed);
+  const uint64_t key_space = phases * phase_keys;
+  std::string value(value_bytes, 'v');
+  for (char& c : value) c = static_cast<char>('a' + rng() % 26);
+  WriteOptions wo;
+  wo.disableWAL = true;
+  uint64_t next = 0;
+  std::vector<double> ratios;
+  int64_t worst_shortfall = INT64_MIN;
+  uint64_t peak_bytes = 0, peak_depth = 0, settled_max = 0;
+  L0Sampler sampler(db.get());
+  for (uint64_t phase = 1; phase <= phases; ++phase) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (uint64_t n = 0; n < phase_keys; ++n) {
+      const uint64_t k = keys == "sequential" ? next++ : rng() % key_space;
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "user%016" PRIx64, k);
+      // A value that differs per write, so nothing compresses away.
+      value[n % value.size()] = static_cast<char>('a' + rng() % 26);
+      s = db->Put(wo, buf, value);
+      if (!s.ok()) return Fail("Put: " + s.ToString());
+    }
+    FlushOptions fo;
+    fo.allow_write_stall = true;  // the flush only: no waiting for compactions
+    s = db->Flush(fo);
+    if (!s.ok()) return Fail("Flush: " + s.ToString());
+    uint64_t e = 0;
+    db->GetIntProperty(DB::Properties::kEstimatePendingCompactionBytes, &e);
+    const uint64_t read_before = meter->bytes();
+    const auto t1 = std::chrono::steady_clock::now();
+    s = db->WaitForCompact(WaitForCompactOptions());
+    if (!s.ok()) return Fail("WaitForCompact: " + s.ToString());
+    const uint64_t r = meter->bytes() - read_before;
+    uint64_t settled = 0;
+    db->GetIntProperty(VlsmProperties::kL0Bytes, &settled);
+    const auto peaks = sampler.Take();
+    peak_bytes = std::max(peak_bytes, peaks.first);
+    peak_depth = std::max(peak_depth, peaks.second);
+    settled_max = std::max(settled_max, settled);
+    worst_shortfall = std::max(worst_shortfall, static_cast<int64_t>(r) -
+                                                    static_cast<int64_t>(e));
+    if (r >= (32ull << 20)) ratios.push_back(static_cast<double>(e) / r);
+    const auto t2 = std::chrono::steady_clock::now();
+    std::printf(
+        "{\"phase\": %" PRIu64 ", \"estimate_bytes\": %" PRIu64
+        ", \"settle_read_bytes\": %" PRIu64 ", \"l0_peak_bytes\": %" PRIu64
+        ", \"l0_peak_depth\": %" PRIu64 ", \"l0_settled_bytes\": %" PRIu64
+        ", \"write_seconds\": %.1f, \"settle_seconds\": %.1f}\n",
+        phase, e, r, peaks.first, peaks.second, settled,
+        std::chrono::duration<double>(t1 - t0).count(),
+        std::chrono::duration<double>(t2 - t1).count());
+    std::fflush(stdout);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  std::printf(
+      "{\"summary\": true, \"keys\": \"%s\", \"pairs\": %" PRIu64
+      ", \"pairs_r_at_least_32mib\": %zu, \"median_e_over_r\": %s"
+      ", \"worst_r_minus_e\": %" PRId64 ", \"l0_peak_bytes\": %" PRIu64
+      ", \"l0_peak_depth\": %" PRIu64 ", \"l0_settled_bytes_max\": %" PRIu64
+      "}\n",
+      keys.c_str(), phases, ratios.size(),
+      ratios.empty()
+          ? "null"
+          : std::to_string((ratios[(ratios.size() - 1) / 2] +
+                            ratios[ratios.size() / 2]) / 2).c_str(),
+      worst_shortfall, peak_bytes, peak_depth, settled_max);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return Main(argc, argv); }
