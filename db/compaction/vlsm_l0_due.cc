@@ -14,40 +14,25 @@ struct Seed {
 };
 
 // The counted files over every key where a counted file starts, in key
-// order. One sweep over the files' ends (as MaxDepth's), so
+// order. One sweep over the files' ends (SortedL0Ends, as MaxDepth's), so
 // O(n log n + n * depth) rather than a scan of L0 per key: the estimate
 // asks this at every version install, under the DB mutex. `min_depth`:
 // sets smaller than this are not wanted.
 std::vector<Seed> SeedsInKeyOrder(const std::vector<L0Span>& l0,
                                   const Comparator* ucmp, bool count_busy,
                                   size_t min_depth) {
-  struct End {
-    Slice key;
-    int order;  // 0 exclusive end, 1 start, 2 inclusive end (as MaxDepth)
-    size_t span;
-  };
-  std::vector<End> ends;
-  for (size_t i = 0; i < l0.size(); ++i) {
-    if (count_busy || !l0[i].busy) {
-      ends.push_back({l0[i].smallest, 1, i});
-      ends.push_back({l0[i].largest, l0[i].exclusive_end ? 0 : 2, i});
-    }
-  }
-  std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
-    const int c = CompareUserKeys(ucmp, a.key, b.key);
-    return c != 0 ? c < 0 : a.order < b.order;
-  });
+  const std::vector<L0End> ends = SortedL0Ends(l0, ucmp, count_busy);
   // Every snapshot holds a file that starts at its key, so no two repeat.
   std::vector<Seed> seeds;
   std::set<size_t> active;
   for (size_t e = 0; e < ends.size(); ++e) {
-    if (ends[e].order != 1) {
+    if (ends[e].order != L0End::kStart) {
       active.erase(ends[e].span);
       continue;
     }
     active.insert(ends[e].span);
     const bool last_start_at_key =
-        e + 1 == ends.size() || ends[e + 1].order != 1 ||
+        e + 1 == ends.size() || ends[e + 1].order != L0End::kStart ||
         CompareUserKeys(ucmp, ends[e + 1].key, ends[e].key) != 0;
     if (!last_start_at_key || active.size() < min_depth) {
       continue;

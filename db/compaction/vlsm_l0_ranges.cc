@@ -18,31 +18,27 @@ bool UpToEnd(const Slice& key, const L0Span& s, const Comparator* ucmp) {
   return c < 0 || (c == 0 && !s.exclusive_end);
 }
 
-// One end of a span, for sweeps over L0 in key order. At one key, exclusive
-// ends come first (the span does not reach the key), then the starts, then
-// inclusive ends (the span holds the key).
-struct End {
-  Slice key;
-  int order;  // 0 exclusive end, 1 start, 2 inclusive end
-  size_t span;
-};
+}  // namespace
 
-std::vector<End> SortedEnds(const std::vector<L0Span>& l0,
-                            const Comparator* ucmp, bool count_busy) {
-  std::vector<End> ends;
+std::vector<L0End> SortedL0Ends(const std::vector<L0Span>& l0,
+                                const Comparator* ucmp, bool count_busy) {
+  std::vector<L0End> ends;
   for (size_t i = 0; i < l0.size(); ++i) {
     const L0Span& s = l0[i];
     if (count_busy || !s.busy) {
-      ends.push_back({s.smallest, 1, i});
-      ends.push_back({s.largest, s.exclusive_end ? 0 : 2, i});
+      ends.push_back({s.smallest, L0End::kStart, i});
+      ends.push_back(
+          {s.largest, s.exclusive_end ? L0End::kExclusiveEnd : L0End::kEnd, i});
     }
   }
-  std::sort(ends.begin(), ends.end(), [ucmp](const End& a, const End& b) {
+  std::sort(ends.begin(), ends.end(), [ucmp](const L0End& a, const L0End& b) {
     const int c = CompareUserKeys(ucmp, a.key, b.key);
     return c != 0 ? c < 0 : a.order < b.order;
   });
   return ends;
 }
+
+namespace {
 
 size_t DistinctEpochs(std::vector<uint64_t> epochs) {
   std::sort(epochs.begin(), epochs.end());
@@ -57,13 +53,13 @@ std::vector<Slice> RangeStarts(const std::vector<L0Span>& l0,
                                const Comparator* ucmp, bool count_busy) {
   std::vector<Slice> starts;
   bool after_end = true;
-  for (const End& e : SortedEnds(l0, ucmp, count_busy)) {
-    if (e.order == 1 && after_end &&
+  for (const L0End& e : SortedL0Ends(l0, ucmp, count_busy)) {
+    if (e.order == L0End::kStart && after_end &&
         (starts.empty() ||
          CompareUserKeys(ucmp, starts.back(), e.key) < 0)) {
       starts.push_back(e.key);
     }
-    after_end = e.order != 1;
+    after_end = e.order != L0End::kStart;
   }
   return starts;
 }
@@ -149,9 +145,9 @@ std::vector<L0Run> L0RunsOf(const std::vector<L0Span>& l0,
   std::vector<L0Run> runs;
   std::vector<std::vector<uint64_t>> epochs;
   int depth = 0;
-  for (const End& e : SortedEnds(l0, ucmp, /*count_busy=*/true)) {
+  for (const L0End& e : SortedL0Ends(l0, ucmp, /*count_busy=*/true)) {
     const L0Span& s = l0[e.span];
-    if (e.order == 1) {
+    if (e.order == L0End::kStart) {
       if (depth == 0) {
         runs.push_back({s, 0, s.busy});
         runs.back().span.bytes = 0;
@@ -165,7 +161,7 @@ std::vector<L0Run> L0RunsOf(const std::vector<L0Span>& l0,
       // the same key: the last end seen is the run's.
       --depth;
       runs.back().span.largest = e.key;
-      runs.back().span.exclusive_end = e.order == 0;
+      runs.back().span.exclusive_end = e.order == L0End::kExclusiveEnd;
     }
   }
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -203,8 +199,8 @@ int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
   // A sweep over the ends: +1 where a span starts, -1 where it ends.
   int depth = 0;
   int deepest = 0;
-  for (const End& end : SortedEnds(l0, ucmp, count_busy)) {
-    depth += end.order == 1 ? +1 : -1;
+  for (const L0End& end : SortedL0Ends(l0, ucmp, count_busy)) {
+    depth += end.order == L0End::kStart ? +1 : -1;
     deepest = std::max(deepest, depth);
   }
   return deepest;

@@ -75,6 +75,23 @@ inline int CompareUserKeys(const Comparator* ucmp, const Slice& a,
 L0Span SpanOf(const FileMetaData& file);
 std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files);
 
+// One end of a span, for sweeps over L0 in key order. At one key, exclusive
+// ends come first (the span does not reach the key), then the starts, then
+// inclusive ends (the span holds the key): a sweep that adds a span at its
+// start and drops it at its end then holds, after the starts at a key, the
+// spans covering that key.
+struct L0End {
+  enum Order : int { kExclusiveEnd = 0, kStart = 1, kEnd = 2 };
+  Slice key;
+  Order order;
+  size_t span;  // index into the spans
+};
+
+// The ends of the spans (with count_busy = false, of those not being
+// compacted), in that order.
+std::vector<L0End> SortedL0Ends(const std::vector<L0Span>& l0,
+                                const Comparator* ucmp, bool count_busy);
+
 // Whether two spans share a user key: the one overlap test of the L0 order
 // rule, for the closure below and VlsmCheckL0Order alike. (RocksDB's own L0
 // overlap tests include a sentinel's user key: stricter than needed, and

@@ -406,21 +406,24 @@ L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
                             const MutableCFOptions& moptions) {
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
   const int base = vstorage.base_level();
-  if (l0.empty() || base < 1 || base >= vstorage.num_levels()) {
-    return {};
-  }
+  // With one level there is no base level: the estimate adds nothing below.
+  const bool has_base = base >= 1 && base < vstorage.num_levels();
   if (moptions.compaction_pri == kVlsmRanged) {
+    if (l0.empty() || !has_base) {
+      return {};
+    }
     return RangedL0Debt(SpansOf(l0), SpansOf(vstorage.LevelFiles(base)),
                         vstorage.user_comparator(),
                         RangedL0TriggersOf(vstorage, moptions));
   }
+  // Stock's test and sums, as EstimateCompactionBytesNeeded had them.
   const uint64_t l0_bytes = TotalFileSize(l0);
   if (static_cast<int>(l0.size()) <
           moptions.level0_file_num_compaction_trigger &&
       l0_bytes < moptions.max_bytes_for_level_base) {
     return {};
   }
-  return {l0_bytes, vstorage.NumLevelBytes(base)};
+  return {l0_bytes, has_base ? vstorage.NumLevelBytes(base) : 0};
 }
 
 bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,

@@ -95,7 +95,7 @@ SYSTEMS = {
     "vlsm-sst16": (("16M", 8, 32), {"max_write_buffer_number": "8"}),
     "vlsm-phi16": (("8M", 8, 16), {"max_write_buffer_number": "16"}),
     "vlsm-phi64": (("8M", 8, 64), {"max_write_buffer_number": "16"}),
-    # The ranged L0 layout (issue 20, experimental) at the paper's sizes:
+    # The ranged L0 layout (issue 20) at the paper's sizes:
     # L0 compacts a key range once it is 8 flushes deep (8 x 8 MiB, about
     # L1's 64 MiB); flushes are split at L1's boundaries.
     "vlsm-ranged": (("8M", 8, 32, "ranged"), {"max_write_buffer_number": "16"}),

@@ -8,18 +8,14 @@
 
 #include "gtest/gtest.h"
 #include "rocksdb/comparator.h"
+#include "tests/vlsm/l0_span_test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
-
-const Comparator* Ucmp() { return BytewiseComparator(); }
-
-L0Span Span(const char* smallest, const char* largest, uint64_t epoch = 0,
-            uint64_t bytes = kMiB, bool busy = false) {
-  return L0Span{smallest, largest, epoch, bytes, busy};
-}
+using l0_span_test::kMiB;
+using l0_span_test::Span;
+using l0_span_test::Ucmp;
 
 // A piece of a split flush cut inside a range deletion: it ends at the
 // guard's sentinel and holds no key of the guard itself.

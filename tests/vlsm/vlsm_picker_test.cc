@@ -809,6 +809,48 @@ TEST_P(RangedPickTest, OtherPrioritiesOweL0AsStockDoes) {
   EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 6 * kMiB);
 }
 
+// The liveness rule on random versions (VlsmCheckLiveness): whenever writes
+// may wait on compaction (the estimate above zero, or L0's stall count
+// within one of the slowdown trigger, where Flush() waits), a compaction is
+// due; and when L0 is due and nothing runs, the picker returns a step. L0s
+// of up to 40 files over random key ranges (flush pieces, whole flushes,
+// sequential runs), random triggers, L1 in thirds.
+TEST_P(RangedPickTest, LivenessHoldsOnRandomVersions) {
+  Random rnd(37);
+  static const char* kKeys[] = {"a", "c", "e", "g", "i", "k", "m",
+                                "o", "q", "s", "u", "w", "y", "z"};
+  int due_and_picked = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    NewVersion();
+    mutable_cf_options_.level0_file_num_compaction_trigger =
+        1 + static_cast<int>(rnd.Uniform(8));
+    mutable_cf_options_.level0_slowdown_writes_trigger =
+        2 + static_cast<int>(rnd.Uniform(30));
+    mutable_cf_options_.write_buffer_size = kMiB / (1 + rnd.Uniform(8));
+    const int files = 1 + static_cast<int>(rnd.Uniform(40));
+    for (int i = files; i >= 1; --i) {  // newest first
+      const int lo = static_cast<int>(rnd.Uniform(13));
+      const int hi = lo + static_cast<int>(rnd.Uniform(14 - lo));
+      AddL0(1000 + i, kKeys[lo], kKeys[hi], static_cast<uint64_t>(i),
+            kMiB / (1 + rnd.Uniform(4)));
+    }
+    AddL1Thirds();
+    Finalize();
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    EXPECT_TRUE(VlsmCheckLiveness(*vstorage_, mutable_cf_options_, nullptr));
+    if (vstorage_->CompactionScore(0) >= 1 &&
+        vstorage_->CompactionScoreLevel(0) == 0) {
+      std::unique_ptr<Compaction> c = Pick();
+      EXPECT_NE(c, nullptr) << "L0 is due and nothing runs";
+      if (c != nullptr) {
+        picker_.ReleaseCompactionFiles(c.get(), Status::OK());  // next trial
+        ++due_and_picked;
+      }
+    }
+  }
+  EXPECT_GT(due_and_picked, 100) << "the trials reach the due states";
+}
+
 INSTANTIATE_TEST_CASE_P(Ranged, RangedPickTest, testing::Values(kVlsmRanged),
                         [](const testing::TestParamInfo<CompactionPri>&) {
                           return "VlsmRanged";

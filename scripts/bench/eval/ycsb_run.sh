@@ -12,7 +12,7 @@ source "$VLSM_ROOT/scripts/lib/checks.sh"
 
 eval_shared_defaults() {  # the shared keys of S and their defaults
   S[REGIONS]=4 S[BG_JOBS]=2 S[SUBCOMPACTIONS]=1 S[BLOOM_BITS]=0 S[LOWER_CPU]=0
-  S[RATE_LIMIT]=0 S[FLOOR_SECONDS]=10
+  S[RATE_LIMIT]=0 S[FLOOR_SECONDS]=10 S[INSERT_ORDER]=hashed
   S[SYSTEMS]="rocksdb rocksdb-io vlsm" S[RECORDS]=48000000
   S[OUT]= S[DB]=build/eval-db S[LIBRARY]=
 }
@@ -32,6 +32,8 @@ eval_check_settings() {  # exits 2 naming the first bad setting
   [[ "${S[RATE_LIMIT]}" =~ ^[0-9]+[kKmMgG]?$ ]] || {
     echo "error: RATE_LIMIT must be bytes per second, e.g. 200m or 0 (got '${S[RATE_LIMIT]}')" >&2; exit 2; }
   [ "${S[FLOOR_SECONDS]}" = 0 ] || require_positive_int FLOOR_SECONDS "${S[FLOOR_SECONDS]}"
+  case "${S[INSERT_ORDER]}" in hashed|ordered) ;; *)
+    echo "error: INSERT_ORDER must be hashed or ordered (got '${S[INSERT_ORDER]}')" >&2; exit 2;; esac
   require_positive_int RECORDS "${S[RECORDS]}"
   # Relative paths are the checkout's, wherever the script is run from;
   # never the checkout itself (settings_dir). OUT empty: a new dated one.
@@ -50,7 +52,7 @@ eval_common_props() {  # the properties of the run, not of a system, one per lin
   printf '%s\n' -P "$VLSM_ROOT/ycsb/workloads/workloada" -p fieldcount=1 \
     -p fieldlength=200 -p threads=4 -p regions="${S[REGIONS]}" \
     -p lower_cpu_priority=$lower -p rocksdb.rate_limit="${S[RATE_LIMIT]}" \
-    -p floor.seconds="${S[FLOOR_SECONDS]}"
+    -p floor.seconds="${S[FLOOR_SECONDS]}" -p insertorder="${S[INSERT_ORDER]}"
 }
 
 eval_system_props() {  # SYSTEM -> its properties (systems.py), one per line
