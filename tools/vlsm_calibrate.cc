@@ -38,6 +38,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/vlsm.h"
 
@@ -94,6 +95,17 @@ class L0Sampler {
   std::atomic<uint64_t> peak_depth_{0};
   std::thread thread_;
 };
+
+// Each level's bytes, in MiB, comma-separated.
+std::string LevelsMiB(DB* db) {
+  std::string levels;
+  ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  for (const LevelMetaData& level : meta.levels) {
+    levels += (levels.empty() ? "" : ", ") + std::to_string(level.size >> 20);
+  }
+  return levels;
+}
 
 int Fail(const std::string& what) {
   std::fprintf(stderr, "vlsm_calibrate: %s\n", what.c_str());
@@ -201,10 +213,13 @@ int Main(int argc, char** argv) {
     uint64_t e = 0;
     db->GetIntProperty(DB::Properties::kEstimatePendingCompactionBytes, &e);
     const uint64_t read_before = meter->bytes();
+    // The tree E was read on, level by level (MiB), to tell its terms apart.
+    const std::string levels = LevelsMiB(db.get());
     const auto t1 = std::chrono::steady_clock::now();
     s = db->WaitForCompact(WaitForCompactOptions());
     if (!s.ok()) return Fail("WaitForCompact: " + s.ToString());
     const uint64_t r = meter->bytes() - read_before;
+    const std::string levels_settled = LevelsMiB(db.get());
     uint64_t settled = 0;
     db->GetIntProperty(VlsmProperties::kL0Bytes, &settled);
     const auto peaks = sampler.Take();
@@ -219,8 +234,10 @@ int Main(int argc, char** argv) {
         "{\"phase\": %" PRIu64 ", \"estimate_bytes\": %" PRIu64
         ", \"settle_read_bytes\": %" PRIu64 ", \"l0_peak_bytes\": %" PRIu64
         ", \"l0_peak_depth\": %" PRIu64 ", \"l0_settled_bytes\": %" PRIu64
+        ", \"levels_mib_at_estimate\": [%s], \"levels_mib_settled\": [%s]"
         ", \"write_seconds\": %.1f, \"settle_seconds\": %.1f}\n",
-        phase, e, r, peaks.first, peaks.second, settled,
+        phase, e, r, peaks.first, peaks.second, settled, levels.c_str(),
+        levels_settled.c_str(),
         std::chrono::duration<double>(t1 - t0).count(),
         std::chrono::duration<double>(t2 - t1).count());
     std::fflush(stdout);
