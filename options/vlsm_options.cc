@@ -199,8 +199,8 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   o.level_compaction_dynamic_level_bytes = false;
   o.level0_file_num_compaction_trigger = ranged ? vlsm.ranged_l0_depth : 1;
   if (ranged) {
-    // L0's stall triggers count L0 files (flushes while flushes are whole);
-    // unless given, they are kept above the depth at which a range
+    // L0's stall triggers (memtables' worth of L0's bytes under this
+    // layout): unless given, kept well above the depth at which a range
     // compacts.
     o.level0_slowdown_writes_trigger =
         vlsm.ranged_slowdown_trigger != 0
