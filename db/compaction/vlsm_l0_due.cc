@@ -46,11 +46,13 @@ std::vector<Seed> SeedsInKeyOrder(const std::vector<L0Span>& l0,
   return seeds;
 }
 
+// The bytes of l0's files in `which` (all when null), files being
+// compacted only if count_busy.
 uint64_t CountedBytes(const std::vector<L0Span>& l0,
-                      const std::vector<bool>& which, bool count_busy) {
+                      const std::vector<bool>* which, bool count_busy) {
   uint64_t bytes = 0;
   for (size_t i = 0; i < l0.size(); ++i) {
-    if (which[i] && (count_busy || !l0[i].busy)) {
+    if ((which == nullptr || (*which)[i]) && (count_busy || !l0[i].busy)) {
       bytes += l0[i].bytes;
     }
   }
@@ -84,12 +86,7 @@ std::vector<L0Span> HullsOf(const std::vector<L0Span>& l0,
       hulls.push_back(s);
       continue;
     }
-    L0Span& h = hulls.back();
-    const int c = CompareUserKeys(ucmp, s.largest, h.largest);
-    if (c > 0 || (c == 0 && !s.exclusive_end)) {
-      h.largest = s.largest;
-      h.exclusive_end = s.exclusive_end;
-    }
+    WidenToCover(&hulls.back(), s, ucmp);
   }
   return hulls;
 }
@@ -102,7 +99,7 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
                                             bool count_busy) {
   const size_t depth = static_cast<size_t>(std::max(triggers.depth, 1));
   const uint64_t total =
-      CountedBytes(l0, std::vector<bool>(l0.size(), true), count_busy);
+      CountedBytes(l0, nullptr, count_busy);
   const bool over_bytes =
       triggers.byte_target > 0 && total >= triggers.byte_target;
   // The byte rule may take any range; the depth rule only deep ones.
@@ -136,7 +133,7 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
   // of the closures) stays out of what the byte rule measures.
   std::vector<bool> taken = Marked(
       l0.size(), OlderOverlapClosure(l0, union_of_seeds, ucmp));
-  uint64_t staying = total - CountedBytes(l0, taken, count_busy);
+  uint64_t staying = total - CountedBytes(l0, &taken, count_busy);
   std::stable_sort(seeds.begin(), seeds.end(),
                    [](const Seed& a, const Seed& b) {
                      return a.oldest_epoch < b.oldest_epoch;
@@ -171,7 +168,7 @@ double RangedL0Score(const std::vector<L0Span>& l0, const Comparator* ucmp,
   if (triggers.byte_target == 0) {
     return by_depth;
   }
-  const uint64_t bytes = CountedBytes(l0, std::vector<bool>(l0.size(), true),
+  const uint64_t bytes = CountedBytes(l0, nullptr,
                                       /*count_busy=*/false);
   return std::max(by_depth, static_cast<double>(bytes) /
                                 static_cast<double>(triggers.byte_target));
@@ -205,15 +202,11 @@ L0DebtTerm RangedL0Debt(const std::vector<L0Span>& l0,
   // are the steps' ranges (merged where they touch): one walk over both,
   // each file below counted once.
   const std::vector<L0Span> hulls = HullsOf(l0, owed, ucmp);
-  auto ends_before = [ucmp](const L0Span& s, const Slice& key) {
-    const int c = CompareUserKeys(ucmp, s.largest, key);
-    return c < 0 || (c == 0 && s.exclusive_end);
-  };
   size_t h = 0;
   for (const L0Span& f : below) {
     // Both are sorted and disjoint: the first hull not ending before f is
     // the only one that can overlap it (the next starts after its end).
-    while (h < hulls.size() && ends_before(hulls[h], f.smallest)) {
+    while (h < hulls.size() && SpanEndsBefore(hulls[h], f.smallest, ucmp)) {
       ++h;
     }
     if (h == hulls.size()) {

@@ -172,6 +172,22 @@ std::vector<L0Run> L0RunsOf(const std::vector<L0Span>& l0,
 
 }  // namespace
 
+void WidenToCover(L0Span* hull, const L0Span& span, const Comparator* ucmp) {
+  if (CompareUserKeys(ucmp, span.smallest, hull->smallest) < 0) {
+    hull->smallest = span.smallest;
+  }
+  const int c = CompareUserKeys(ucmp, span.largest, hull->largest);
+  if (c > 0 || (c == 0 && hull->exclusive_end && !span.exclusive_end)) {
+    hull->largest = span.largest;
+    hull->exclusive_end = span.exclusive_end;
+  }
+}
+
+bool SpanEndsBefore(const L0Span& span, const Slice& key,
+                    const Comparator* ucmp) {
+  return !UpToEnd(key, span, ucmp);
+}
+
 bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp) {
   return UpToEnd(a.smallest, b, ucmp) && UpToEnd(b.smallest, a, ucmp);
 }
@@ -239,9 +255,6 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
   for (size_t i : seed) {
     in_seed[i] = true;
   }
-  auto ends_before = [ucmp](const L0Span& g, const Slice& key) {
-    return !UpToEnd(key, g, ucmp);
-  };
   std::vector<L0Span> groups;
   std::vector<size_t> closure;
   for (size_t i = 0; i < l0.size(); ++i) {
@@ -250,7 +263,7 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
     // overlap f are contiguous.
     auto first = std::partition_point(
         groups.begin(), groups.end(),
-        [&](const L0Span& g) { return ends_before(g, f.smallest); });
+        [&](const L0Span& g) { return SpanEndsBefore(g, f.smallest, ucmp); });
     auto last = first;
     while (last != groups.end() && SpansOverlap(*last, f, ucmp)) {
       ++last;
@@ -262,14 +275,7 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
     // f joins the groups it overlaps into one.
     L0Span merged = f;
     for (auto g = first; g != last; ++g) {
-      if (CompareUserKeys(ucmp, g->smallest, merged.smallest) < 0) {
-        merged.smallest = g->smallest;
-      }
-      const int c = CompareUserKeys(ucmp, g->largest, merged.largest);
-      if (c > 0 || (c == 0 && merged.exclusive_end)) {
-        merged.largest = g->largest;
-        merged.exclusive_end = g->exclusive_end;
-      }
+      WidenToCover(&merged, *g, ucmp);
     }
     groups.insert(groups.erase(first, last), merged);
   }

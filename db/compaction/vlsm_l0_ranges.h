@@ -92,6 +92,15 @@ struct L0End {
 std::vector<L0End> SortedL0Ends(const std::vector<L0Span>& l0,
                                 const Comparator* ucmp, bool count_busy);
 
+// Whether the span ends before `key` (holds no key at or above it): the
+// binary-search test of sweeps over sorted, disjoint spans.
+bool SpanEndsBefore(const L0Span& span, const Slice& key,
+                    const Comparator* ucmp);
+
+// Widens *hull to cover `span` too (both ends, an end that holds its key
+// winning over an exclusive one at the same key).
+void WidenToCover(L0Span* hull, const L0Span& span, const Comparator* ucmp);
+
 // Whether two spans share a user key: the one overlap test of the L0 order
 // rule, for the closure below and VlsmCheckL0Order alike. (RocksDB's own L0
 // overlap tests include a sentinel's user key: stricter than needed, and
