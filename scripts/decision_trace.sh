@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The decision trace of every layout against the one committed in
+# tests/vlsm/decision_trace/ (tools/vlsm_decision_trace.cc says what it
+# records and why it is deterministic). Prints the first differing line of
+# each layout and exits 1 if any differs.
+#
+#   scripts/decision_trace.sh [--update] [BUILD_DIR]   (BUILD_DIR: build)
+#
+# --update rewrites the committed traces: for a change meant to change
+# decisions, whose `git diff tests/vlsm/decision_trace` then shows which.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+update=0
+if [ "${1:-}" = --update ]; then update=1; shift; fi
+build=${1:-$root/build}
+tool=$build/vlsm_decision_trace
+[ -x "$tool" ] || { echo "no $tool: build the target vlsm_decision_trace" >&2; exit 2; }
+status=0
+for layout in ranged single stock; do
+  golden=$root/tests/vlsm/decision_trace/$layout.trace
+  db=$(mktemp -d)/db
+  if [ "$update" = 1 ]; then
+    "$tool" --layout=$layout --db="$db" --out="$golden"
+    echo "decision trace $layout: rewrote $golden"
+  else
+    "$tool" --layout=$layout --db="$db" --expect="$golden" || status=1
+  fi
+  rm -rf "$(dirname "$db")"
+done
+exit $status
