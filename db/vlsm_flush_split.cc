@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "db/compaction/clipping_iterator.h"
+#include "db/compaction/vlsm_flush_split_keys.h"
+#include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_l0_ranges.h"
 #include "db/dbformat.h"
 #include "db/memtable.h"
@@ -24,7 +26,7 @@ std::vector<std::string> VlsmFlushSplitKeysFor(
     bool atomic_flush, size_t timestamp_size, const VersionStorageInfo& base,
     const autovector<ReadOnlyMemTable*>& mems) {
   // The cases that stay whole are explained in the header.
-  if (moptions.compaction_pri != kVlsmRanged ||
+  if (moptions.vlsm_layout != VlsmLayout::kRanged ||
       ioptions.compaction_style != kCompactionStyleLevel ||
       moptions.enable_blob_files || timestamp_size > 0 || atomic_flush) {
     return {};
@@ -39,7 +41,7 @@ std::vector<std::string> VlsmFlushSplitKeysFor(
   if (level >= base.num_levels()) {
     return {};
   }
-  return FlushSplitKeys(SpansOf(base.LevelFiles(0)),
+  return FlushSplitKeys(VlsmL0ModelOf(base)->SpansNow(base.LevelFiles(0)),
                         SpansOf(base.LevelFiles(level)),
                         ioptions.user_comparator, limits);
 }
@@ -63,10 +65,10 @@ std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
                                         const ImmutableCFOptions& ioptions,
                                         const VersionStorageInfo& base) {
   const int level = VlsmGuardLevel(base);
-  const std::vector<L0Span> below =
+  const std::vector<KeySpan> below =
       level < base.num_levels() ? SpansOf(base.LevelFiles(level))
-                                : std::vector<L0Span>{};
-  return L0GuardKeys(SpansOf(base.LevelFiles(0)), below,
+                                : std::vector<KeySpan>{};
+  return L0GuardKeys(VlsmL0ModelOf(base)->SpansNow(base.LevelFiles(0)), below,
                      ioptions.user_comparator, VlsmMinFlushPieceBytes(moptions));
 }
 

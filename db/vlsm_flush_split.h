@@ -7,7 +7,7 @@
 // where to cut; with no cut it calls BuildTable as stock does, otherwise
 // VlsmWriteSplitFlush, which calls the same BuildTable once per piece. The
 // guards themselves are chosen by FlushSplitKeys (a pure function in
-// db/compaction/vlsm_l0_ranges.h, where the reasons are).
+// db/compaction/vlsm_flush_split_keys.h, where the reasons are).
 //
 // Worked example. Guards "g" and "p"; the memtable holds a..z and a range
 // deletion [e, r):
@@ -82,7 +82,7 @@ std::vector<std::string> VlsmFlushSplitKeysFor(
 
 // No piece of a flush is expected smaller than this (S_M / 8), and a range
 // of L0 whose flushes wrote less than an eighth of it each is a sliver, not
-// a guard (FlushSplitKeys).
+// a guard (SliverBytes in db/compaction/vlsm_flush_split_keys.cc).
 uint64_t VlsmMinFlushPieceBytes(const MutableCFOptions& moptions);
 
 // The level guards are taken from: L1, or while L1 is empty the first level

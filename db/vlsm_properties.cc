@@ -1,6 +1,6 @@
 #include "db/vlsm_properties.h"
 
-#include "db/compaction/vlsm_l0_ranges.h"
+#include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
@@ -14,8 +14,7 @@ uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
   switch (figure) {
     case VlsmL0Figure::kDepth:
       // Files being compacted count: they are still searched by reads.
-      return static_cast<uint64_t>(MaxDepth(SpansOf(vstorage.LevelFiles(0)),
-                                            vstorage.user_comparator()));
+      return static_cast<uint64_t>(VlsmL0ModelOf(vstorage)->depth());
     case VlsmL0Figure::kBytes:
       return vstorage.NumLevelBytes(0);
     case VlsmL0Figure::kStallCount:
@@ -23,7 +22,7 @@ uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
       // write controller used for it.
       return static_cast<uint64_t>(vstorage.l0_delay_trigger_count());
     case VlsmL0Figure::kDepthTrigger:
-      if (moptions.compaction_pri != kVlsmRanged) {
+      if (moptions.vlsm_layout != VlsmLayout::kRanged) {
         return static_cast<uint64_t>(
             moptions.level0_file_num_compaction_trigger);
       }

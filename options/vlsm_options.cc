@@ -168,6 +168,21 @@ Status CheckVlsmSizing(const VlsmOptions& vlsm, int num_levels,
   return Status::OK();
 }
 
+Status ParseVlsmL0Layout(const std::string& name, VlsmL0Layout* layout) {
+  for (VlsmL0Layout l : {VlsmL0Layout::kSingleFile, VlsmL0Layout::kRanged}) {
+    if (name == VlsmL0LayoutName(l)) {
+      *layout = l;
+      return Status::OK();
+    }
+  }
+  // Callers name their flag or setting in front ("--vlsm_l0 is ...").
+  return Status::InvalidArgument("is single or ranged, got '" + name + "'");
+}
+
+const char* VlsmL0LayoutName(VlsmL0Layout layout) {
+  return layout == VlsmL0Layout::kRanged ? "ranged" : "single";
+}
+
 Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   if (cf_options == nullptr) {
     return Status::InvalidArgument("ConfigureVlsm: cf_options is null");

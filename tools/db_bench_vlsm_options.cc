@@ -130,12 +130,13 @@ Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out) {
   vlsm.sst_size = flags.sst_size;
   vlsm.growth = flags.growth;
   vlsm.l1_l2_growth = flags.phi;
-  if (flags.l0 == "ranged") {
-    vlsm.l0_layout = VlsmL0Layout::kRanged;
+  Status parsed = ParseVlsmL0Layout(flags.l0, &vlsm.l0_layout);
+  if (!parsed.ok()) {
+    return Status::InvalidArgument(std::string("--vlsm_l0 ") +
+                                   parsed.getState());
+  }
+  if (vlsm.l0_layout == VlsmL0Layout::kRanged) {
     vlsm.ranged_l0_depth = flags.ranged_l0_depth;
-  } else if (flags.l0 != "single") {
-    return Status::InvalidArgument("--vlsm_l0 is single or ranged, got '" +
-                                   flags.l0 + "'");
   } else if (flags.explicit_flags.count("vlsm_ranged_l0_depth") > 0) {
     return Status::InvalidArgument(
         "--vlsm_ranged_l0_depth has no effect without --vlsm_l0=ranged");

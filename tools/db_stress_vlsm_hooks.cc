@@ -6,7 +6,7 @@
 #include <cstring>
 #include <memory>
 
-#include "db/compaction/vlsm_picker.h"
+#include "options/vlsm_live_switch.h"
 #include "options/compaction_pri_name.h"
 #include "tests/vlsm/read_order_checker.h"
 

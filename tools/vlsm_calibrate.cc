@@ -165,7 +165,12 @@ int Main(int argc, char** argv) {
     if (!ok) return Fail("--vlsm: S_M is not a size: " + std::string(sst));
     v.growth = f;
     v.l1_l2_growth = phi;
-    if (std::string(layout) == "ranged") v.l0_layout = VlsmL0Layout::kRanged;
+    const Status parsed = layout[0] == '\0'
+                              ? Status::OK()
+                              : ParseVlsmL0Layout(layout, &v.l0_layout);
+    if (!parsed.ok()) {
+      return Fail(std::string("--vlsm: the layout ") + parsed.getState());
+    }
     options.num_levels = 5;
     const Status s = ConfigureVlsm(&options, v);
     if (!s.ok()) return Fail("--vlsm: " + s.ToString());

@@ -26,6 +26,7 @@
 
 #include "db/compaction/compaction_picker_level.h"
 #include "db/compaction/vlsm_picker.h"
+#include "db/vlsm_write_stalls.h"
 #include "db/version_set.h"
 #include "rocksdb/vlsm.h"
 
@@ -93,7 +94,7 @@ class Version {
 
   void Pick() {
     CompactionInputFiles in;
-    if (moptions_.compaction_pri == kVlsmRanged) {
+    if (moptions_.vlsm_layout == VlsmLayout::kRanged) {
       PickRangedL0("default", vstorage_.get(), &picker_, moptions_, 1, -1,
                    &in);
     }

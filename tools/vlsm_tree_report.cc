@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "db/compaction/vlsm_picker.h"
+#include "db/compaction/vsst_cut_policy.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/lsm_metrics.h"

@@ -46,11 +46,12 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   }
   c.vlsm_growth = static_cast<int>(p.GetCount("vlsm.growth", 8));
   c.vlsm_phi = static_cast<int>(p.GetCount("vlsm.phi", 32));
-  c.vlsm_l0 = p.GetString("vlsm.l0", c.vlsm_l0);
-  if (c.vlsm_l0 != "single" && c.vlsm_l0 != "ranged") {
-    throw PropertyError("vlsm.l0 is single or ranged, got '" + c.vlsm_l0 + "'");
+  const rocksdb::Status layout = rocksdb::ParseVlsmL0Layout(
+      p.GetString("vlsm.l0", rocksdb::VlsmL0LayoutName(c.vlsm_l0)), &c.vlsm_l0);
+  if (!layout.ok()) {
+    throw PropertyError(std::string("vlsm.l0 ") + layout.getState());
   }
-  if (p.Has("vlsm.ranged_l0_depth") && c.vlsm_l0 != "ranged") {
+  if (p.Has("vlsm.ranged_l0_depth") && c.vlsm_l0 != rocksdb::VlsmL0Layout::kRanged) {
     throw PropertyError("vlsm.ranged_l0_depth has no effect without vlsm.l0=ranged");
   }
   // Clamped into int's range; ConfigureVlsm names the bounds.
@@ -150,8 +151,8 @@ rocksdb::Options RocksDbConfig::MakeOptions() const {
     v.sst_size = vlsm_sst_size;
     v.growth = vlsm_growth;
     v.l1_l2_growth = vlsm_phi;
-    if (vlsm_l0 == "ranged") {
-      v.l0_layout = rocksdb::VlsmL0Layout::kRanged;
+    v.l0_layout = vlsm_l0;
+    if (vlsm_l0 == rocksdb::VlsmL0Layout::kRanged) {
       v.ranged_l0_depth = vlsm_ranged_l0_depth;
     }
     rocksdb::Status s = rocksdb::ConfigureVlsm(&o, v);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db_binding.h"
+#include "rocksdb/vlsm.h"
 #include "workload_properties.h"
 
 namespace rocksdb {
@@ -30,7 +31,8 @@ struct RocksDbConfig {
   uint64_t vlsm_sst_size = 8 << 20;
   int vlsm_growth = 8;
   int vlsm_phi = 32;
-  std::string vlsm_l0 = "single";  // vLSM's L0 layout: single or ranged
+  // vLSM's L0 layout: vlsm.l0 = single or ranged (rocksdb::ParseVlsmL0Layout).
+  rocksdb::VlsmL0Layout vlsm_l0 = rocksdb::VlsmL0Layout::kSingleFile;
   int vlsm_ranged_l0_depth = 8;    // ranged only: VlsmOptions::ranged_l0_depth
   uint64_t sst_size = 64 << 20;   // stock: memtable and target file size
   uint64_t l1_size = 256 << 20;   // stock: max_bytes_for_level_base

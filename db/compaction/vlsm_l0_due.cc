@@ -18,7 +18,7 @@ struct Seed {
 // O(n log n + n * depth) rather than a scan of L0 per key: the estimate
 // asks this at every version install, under the DB mutex. `min_depth`:
 // sets smaller than this are not wanted.
-std::vector<Seed> SeedsInKeyOrder(const std::vector<L0Span>& l0,
+std::vector<Seed> SeedsInKeyOrder(const std::vector<KeySpan>& l0,
                                   const Comparator* ucmp, bool count_busy,
                                   size_t min_depth) {
   const std::vector<L0End> ends = SortedL0Ends(l0, ucmp, count_busy);
@@ -48,7 +48,7 @@ std::vector<Seed> SeedsInKeyOrder(const std::vector<L0Span>& l0,
 
 // The bytes of l0's files in `which` (all when null), files being
 // compacted only if count_busy.
-uint64_t CountedBytes(const std::vector<L0Span>& l0,
+uint64_t CountedBytes(const std::vector<KeySpan>& l0,
                       const std::vector<bool>* which, bool count_busy) {
   uint64_t bytes = 0;
   for (size_t i = 0; i < l0.size(); ++i) {
@@ -69,19 +69,19 @@ std::vector<bool> Marked(size_t n, const std::vector<size_t>& indexes) {
 
 // The key ranges of the connected groups of l0's files in `which`
 // (overlapping files merged), ascending.
-std::vector<L0Span> HullsOf(const std::vector<L0Span>& l0,
+std::vector<KeySpan> HullsOf(const std::vector<KeySpan>& l0,
                             const std::vector<size_t>& which,
                             const Comparator* ucmp) {
-  std::vector<L0Span> spans;
+  std::vector<KeySpan> spans;
   for (size_t i : which) {
     spans.push_back(l0[i]);
   }
   std::sort(spans.begin(), spans.end(),
-            [ucmp](const L0Span& a, const L0Span& b) {
+            [ucmp](const KeySpan& a, const KeySpan& b) {
               return CompareUserKeys(ucmp, a.smallest, b.smallest) < 0;
             });
-  std::vector<L0Span> hulls;
-  for (const L0Span& s : spans) {
+  std::vector<KeySpan> hulls;
+  for (const KeySpan& s : spans) {
     if (hulls.empty() || !SpansOverlap(hulls.back(), s, ucmp)) {
       hulls.push_back(s);
       continue;
@@ -93,7 +93,7 @@ std::vector<L0Span> HullsOf(const std::vector<L0Span>& l0,
 
 }  // namespace
 
-std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
+std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
                                             const Comparator* ucmp,
                                             const RangedL0Triggers& triggers,
                                             bool count_busy) {
@@ -160,7 +160,7 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
   return due;
 }
 
-double RangedL0Score(const std::vector<L0Span>& l0, const Comparator* ucmp,
+double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
                      const RangedL0Triggers& triggers) {
   const double by_depth =
       static_cast<double>(MaxDepth(l0, ucmp, /*count_busy=*/false)) /
@@ -174,8 +174,8 @@ double RangedL0Score(const std::vector<L0Span>& l0, const Comparator* ucmp,
                                 static_cast<double>(triggers.byte_target));
 }
 
-L0DebtTerm RangedL0Debt(const std::vector<L0Span>& l0,
-                        const std::vector<L0Span>& below,
+L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
+                        const std::vector<KeySpan>& below,
                         const Comparator* ucmp,
                         const RangedL0Triggers& triggers) {
   std::vector<size_t> seeds;
@@ -201,9 +201,9 @@ L0DebtTerm RangedL0Debt(const std::vector<L0Span>& l0,
   // A step rewrites the files below its key range. The owed files' groups
   // are the steps' ranges (merged where they touch): one walk over both,
   // each file below counted once.
-  const std::vector<L0Span> hulls = HullsOf(l0, owed, ucmp);
+  const std::vector<KeySpan> hulls = HullsOf(l0, owed, ucmp);
   size_t h = 0;
-  for (const L0Span& f : below) {
+  for (const KeySpan& f : below) {
     // Both are sorted and disjoint: the first hull not ending before f is
     // the only one that can overlap it (the next starts after its end).
     while (h < hulls.size() && SpanEndsBefore(hulls[h], f.smallest, ucmp)) {

@@ -53,7 +53,7 @@ struct RangedL0Triggers {
 // the estimate: a running step is still owed, as RocksDB's own estimate
 // counts them) or not (for the pick and the score: what a new step may
 // take). Empty when nothing is due.
-std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
+std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
                                             const Comparator* ucmp,
                                             const RangedL0Triggers& triggers,
                                             bool count_busy);
@@ -62,7 +62,7 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<L0Span>& l0,
 // bytes over the byte target, whichever is more; over files not being
 // compacted. It is >= 1 exactly when DueL0Seeds(count_busy = false) is not
 // empty.
-double RangedL0Score(const std::vector<L0Span>& l0, const Comparator* ucmp,
+double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
                      const RangedL0Triggers& triggers);
 
 // L0's term of the estimate of pending compaction bytes: the L0 bytes of
@@ -74,8 +74,8 @@ struct L0DebtTerm {
   uint64_t l0_bytes = 0;     // moves into the level below
   uint64_t below_bytes = 0;  // rewritten there
 };
-L0DebtTerm RangedL0Debt(const std::vector<L0Span>& l0,
-                        const std::vector<L0Span>& below,
+L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
+                        const std::vector<KeySpan>& below,
                         const Comparator* ucmp,
                         const RangedL0Triggers& triggers);
 

@@ -2,10 +2,10 @@
 // functions over user-key ranges, so that each is tested without a DB.
 // In use under compaction_pri = kVlsmRanged: OlderOverlapClosure closes the
 // due steps of vlsm_l0_due.h over older files (PickRangedL0, the estimate);
-// FlushSplitKeys cuts every flush (db/vlsm_flush_split.h), and L0GuardKeys,
-// the guards among its cuts, cut L1's outputs (vlsm_l1_guard_cuts.h); MaxDepth
-// and RangedDepthTrigger feed the due rule (vlsm_l0_due.h), L0MemtablesWorth
-// the write-stall count (VlsmL0StallCount).
+// L0RangesOf and L0RunsOf are where the guards flushes are cut at come from
+// (vlsm_flush_split_keys.h); MaxDepth and RangedDepthTrigger feed the due
+// rule (vlsm_l0_due.h), L0MemtablesWorth the write-stall count
+// (VlsmL0StallCount).
 //
 // Why. In the paper's layout L0 is a FIFO of whole flushes and each L0 -> L1
 // step takes one flush: narrow, but each step rewrites the L1 range for one
@@ -35,7 +35,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "rocksdb/comparator.h"
@@ -51,7 +50,7 @@ struct FileMetaData;
 // file ends at a range tombstone's end (its largest key is the sentinel
 // key@kMaxSeq): it holds nothing at that user key. Split flushes end a piece
 // so wherever a deletion crosses a guard (db/vlsm_flush_split.h).
-struct L0Span {
+struct KeySpan {
   Slice smallest;
   Slice largest;
   uint64_t epoch = 0;  // L0: a larger epoch holds newer data
@@ -70,10 +69,18 @@ inline int CompareUserKeys(const Comparator* ucmp, const Slice& a,
   return ucmp == kBytewise ? a.compare(b) : ucmp->CompareWithoutTimestamp(a, b);
 }
 
+// The order of user keys (CompareUserKeys), for sorts and binary searches.
+struct UserKeyLess {
+  const Comparator* ucmp;
+  bool operator()(const Slice& a, const Slice& b) const {
+    return CompareUserKeys(ucmp, a, b) < 0;
+  }
+};
+
 // A file's span, and the spans of a level's files in the level's order. The
 // slices point into the files' keys: the files must outlive the spans.
-L0Span SpanOf(const FileMetaData& file);
-std::vector<L0Span> SpansOf(const std::vector<FileMetaData*>& files);
+KeySpan SpanOf(const FileMetaData& file);
+std::vector<KeySpan> SpansOf(const std::vector<FileMetaData*>& files);
 
 // One end of a span, for sweeps over L0 in key order. At one key, exclusive
 // ends come first (the span does not reach the key), then the starts, then
@@ -89,28 +96,28 @@ struct L0End {
 
 // The ends of the spans (with count_busy = false, of those not being
 // compacted), in that order.
-std::vector<L0End> SortedL0Ends(const std::vector<L0Span>& l0,
+std::vector<L0End> SortedL0Ends(const std::vector<KeySpan>& l0,
                                 const Comparator* ucmp, bool count_busy);
 
 // Whether the span ends before `key` (holds no key at or above it): the
 // binary-search test of sweeps over sorted, disjoint spans.
-bool SpanEndsBefore(const L0Span& span, const Slice& key,
+bool SpanEndsBefore(const KeySpan& span, const Slice& key,
                     const Comparator* ucmp);
 
 // Widens *hull to cover `span` too (both ends, an end that holds its key
 // winning over an exclusive one at the same key).
-void WidenToCover(L0Span* hull, const L0Span& span, const Comparator* ucmp);
+void WidenToCover(KeySpan* hull, const KeySpan& span, const Comparator* ucmp);
 
 // Whether two spans share a user key: the one overlap test of the L0 order
 // rule, for the closure below and VlsmCheckL0Order alike. (RocksDB's own L0
 // overlap tests include a sentinel's user key: stricter than needed, and
 // still correct.)
-bool SpansOverlap(const L0Span& a, const L0Span& b, const Comparator* ucmp);
+bool SpansOverlap(const KeySpan& a, const KeySpan& b, const Comparator* ucmp);
 
 // L0's depth: the most spans that cover any one user key (0 for none).
 // With count_busy = false, spans in a running compaction do not count, as
 // RocksDB's L0 score counts only files not being compacted.
-int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
+int MaxDepth(const std::vector<KeySpan>& l0, const Comparator* ucmp,
              bool count_busy = true);
 
 // The L0 inputs of the step that starts from `seed`: the seed, then, until
@@ -120,7 +127,7 @@ int MaxDepth(const std::vector<L0Span>& l0, const Comparator* ucmp,
 // the outputs of one compaction share an epoch (and so will the pieces of
 // one split flush), yet two of them can share a user key. Ascending indexes
 // into l0.
-std::vector<size_t> OlderOverlapClosure(const std::vector<L0Span>& l0,
+std::vector<size_t> OlderOverlapClosure(const std::vector<KeySpan>& l0,
                                         const std::vector<size_t>& seed,
                                         const Comparator* ucmp);
 
@@ -149,75 +156,44 @@ int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
 int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
                        uint64_t memtable_bytes);
 
-// How a flush may be cut.
-struct FlushSplitLimits {
-  uint64_t flush_bytes = 0;      // what the flush is expected to write
-  uint64_t min_piece_bytes = 0;  // no piece expected smaller (S_M / 8)
-  size_t max_pieces = 1;         // no more pieces per flush
+// For where L0 is cut (vlsm_flush_split_keys.cc): declared here, not copied
+// there, as they are sweeps of L0 like those above and share their helpers.
+
+// How many distinct epochs (flushes) `epochs` holds.
+size_t DistinctEpochs(std::vector<uint64_t> epochs);
+
+// A key range of L0 as flushes cut it: its first key, and one flush's share
+// of the bytes of the files that start in it (their bytes over the flushes
+// that wrote them).
+struct L0Range {
+  Slice start;
+  double bytes_per_flush = 0;
 };
 
-// The user keys at which a flush is cut, ascending: the first piece holds
-// the keys below keys[0], piece i the keys in [keys[i-1], keys[i]), the last
-// the keys from keys.back() up. Empty: one piece.
-//
-// The cuts are *guards* that stay put while L0 holds data around them, so
-// that the pieces of successive flushes line up (if they straddled each
-// other, the closure above would chain ranges into one wide step). A
-// candidate cut is
-//  - the first key of every connected run of L0 files (L0 holds no data
-//    just below it: cutting there keeps the runs apart), and
-//  - the first key of every L1 file (l1 sorted by key) except the first,
-//    where that file's range holds no L0 data: cutting there splits no run,
-//    and the piece above the cut is expected to span a whole L1 file (a cut
-//    at an L1 boundary in the gap just below an L0 run would leave a piece
-//    of a key or two between it and the run's first key); or where one
-//    flush's piece straddles it (the flush in flight when a step over the
-//    range was picked: if it blocked the cuts, the range would never get
-//    finer; the next step over either side takes it along). Where two or
-//    more flushes straddle it, a cut would split data they keep together.
-// Files being compacted (busy) block no cut and weigh nothing: they are
-// leaving L0, and if a whole flush being compacted blocked the cuts, every
-// flush written meanwhile would be whole too, and the layout would never
-// split again. The first key of a run that starts with busy files is still
-// a guard (below): a flush written during a step over [g, p) cuts at g. Once
-// such a flush's piece is in L0, the first key of its run, h, is the guard
-// instead, and not both are cut (that would leave [g, h), a key or two, as
-// a sliver range that every later flush cuts again).
-// Every guard then moves down to the highest L1 boundary at or below it
-// where L0 holds no other data between the two (and no lower than the guard
-// below): so h becomes g again, where the step's L1 files start. Cut at h,
-// later flushes' keys in [g, h) would go to the range below, whose pieces
-// would reach into the L1 file starting at g, and each step over that range
-// would rewrite the file for a key or two.
-// Every guard is always cut once any data (an L1 file, an L0 run, busy or
-// not) is expected below it: L0's guards are kept, or the ranges would
-// coarsen flush by flush, each flush's wider piece merging L0's runs for
-// the next. The cuts from L1 are thinned from the left so that every piece
-// they make is expected to hold at least max(flush_bytes / max_pieces,
-// min_piece_bytes), expecting the flush's keys to spread as the data does:
-// each L1 file's bytes, and one flush's share of each L0 run (its bytes over
-// the flushes that wrote it). The guards L0 holds are not counted against
-// those limits (unless L0 holds more guards than max_pieces: then they thin
-// too). A run whose flushes wrote less than an eighth of min_piece_bytes
-// each is a sliver, not a guard (the ends of the key space, or between
-// guards close together, where each flush has a key or two: as guards,
-// every flush would add more). With an empty L1 (the caller passes the
-// first non-empty level below L0, VlsmFlushSplitKeysFor) only L0's guards
-// can cut; with every level below L0 empty the flush is not cut at all.
-std::vector<std::string> FlushSplitKeys(const std::vector<L0Span>& l0,
-                                        const std::vector<L0Span>& l1,
-                                        const Comparator* ucmp,
-                                        const FlushSplitLimits& limits);
+// L0's ranges among the files not being compacted, ascending. Sweeping the
+// files' ends in key order, a range starts at every file start that follows
+// a file end (or opens the sweep): where a run of overlapping files starts,
+// and also where flushes were cut inside a run that one older piece
+// straddles (the piece in flight when a step over the range was picked).
+// Only run starts would lose those cuts once L1's boundaries they came from
+// moved, and the range would coarsen again. Ranges whose flushes wrote less
+// than `sliver_bytes` each are slivers: dropped, their files join the range
+// below (below every range, the first).
+std::vector<L0Range> L0RangesOf(const std::vector<KeySpan>& l0,
+                                const Comparator* ucmp, double sliver_bytes);
 
-// The guards FlushSplitKeys keeps cut (ascending; before it thins them for
-// the piece cap): where flushes written now are cut whatever the weights
-// say. With the same `min_piece_bytes` as the flush's limits. Ranged L0 -> L1
-// steps cut their L1 outputs at these keys too (VlsmCutAtL0Guards), so that
-// L1's files line up with L0's ranges: a step over a range then rewrites the
-// L1 files under that range and no more.
-std::vector<std::string> L0GuardKeys(const std::vector<L0Span>& l0,
-                                     const std::vector<L0Span>& l1,
-                                     const Comparator* ucmp,
-                                     uint64_t min_piece_bytes);
+// A connected run of L0 files (files being compacted included): the span
+// from its first key to its last, its bytes, the flushes that wrote it, and
+// whether its first file is being compacted.
+struct L0Run {
+  KeySpan span;
+  size_t flushes = 0;
+  bool starts_busy = false;
+};
+
+// L0's runs, ascending, from the same sweep as MaxDepth: a run starts where
+// the depth rises from 0 and ends where it falls back to 0.
+std::vector<L0Run> L0RunsOf(const std::vector<KeySpan>& l0,
+                            const Comparator* ucmp);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "db/compaction/compaction.h"
-#include "db/compaction/vlsm_picker.h"
+#include "db/compaction/vsst_cut_policy.h"
 #include "db/version_set.h"
 #include "db/vlsm_flush_split.h"
 #include "rocksdb/comparator.h"
@@ -58,7 +58,7 @@ std::unique_ptr<SstPartitioner> VlsmCutAtL0Guards(
     const Compaction& c, std::unique_ptr<SstPartitioner> user) {
   const ImmutableOptions& ioptions = *c.immutable_options();
   const MutableCFOptions& moptions = *c.mutable_cf_options();
-  if (moptions.compaction_pri != kVlsmRanged ||
+  if (moptions.vlsm_layout != VlsmLayout::kRanged ||
       ioptions.compaction_style != kCompactionStyleLevel ||
       c.output_level() != kVlsmVsstLevel || c.input_version() == nullptr ||
       ioptions.user_comparator->timestamp_size() > 0) {

@@ -1,6 +1,6 @@
 // Ranged L0 layout (issue 20, item 1): L1 compaction outputs are cut at
 // L0's guards, the keys where flushes are cut (L0GuardKeys in
-// vlsm_l0_ranges.h), so that L1's files line up with L0's ranges.
+// vlsm_flush_split_keys.h), so that L1's files line up with L0's ranges.
 //
 // Why. A step over one range of L0 rewrites every L1 file its pieces
 // overlap. An L1 file that straddles a guard lies under two ranges, and each

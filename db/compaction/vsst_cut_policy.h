@@ -45,6 +45,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "rocksdb/rocksdb_namespace.h"
 
@@ -113,5 +114,29 @@ class VsstCutPolicy {
   uint64_t overlap_bound_;  // f * S_M
   bool align_with_l2_;
 };
+
+// The level vSSTs live in: the level L0 compacts into. vLSM (both layouts)
+// requires level_compaction_dynamic_level_bytes=false, so it is always L1.
+constexpr int kVlsmVsstLevel = 1;
+
+class Compaction;
+struct MutableCFOptions;
+
+// The cut rule's parameters from the live options: S_M =
+// target_file_size_base, f = max_bytes_for_level_multiplier; aligned with
+// L2's files under the ranged layout.
+VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options);
+
+// The good-vSST bound f * S_M of a column family's options, as the cut rule
+// takes it; the metrics census and vlsm_tree_report judge by this one.
+uint64_t VsstOverlapBoundOf(uint64_t target_file_size_base,
+                            double max_bytes_for_level_multiplier);
+
+// The cut policy for the outputs of compaction c if they are vSSTs (a vLSM
+// layout, output level L1, not a penultimate-level output); nullopt
+// otherwise, and then the stock cut rules apply. Patch 0004 asks it where
+// CompactionOutputs is set up.
+std::optional<VsstCutPolicy> VsstOutputCutPolicy(const Compaction& c,
+                                                 bool is_penultimate_level);
 
 }  // namespace ROCKSDB_NAMESPACE

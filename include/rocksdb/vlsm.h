@@ -19,7 +19,9 @@
 // 9.10 headers runs on this library unchanged.
 #pragma once
 
+
 #include <cstdint>
+#include <string>
 
 #include "rocksdb/options.h"
 #include "rocksdb/status.h"
@@ -140,6 +142,13 @@ inline VlsmOptions VlsmOptions::Ranged() {
 // naming the rule broken, and leaves *cf_options unchanged.
 Status ConfigureVlsm(ColumnFamilyOptions* cf_options,
                      const VlsmOptions& vlsm = VlsmOptions());
+
+// The names of the two L0 layouts as tools and settings files take them:
+// "single" (VlsmL0Layout::kSingleFile) and "ranged" (kRanged).
+// ParseVlsmL0Layout: otherwise InvalidArgument whose message
+// ("is single or ranged, got 'x'") follows the caller's flag name.
+Status ParseVlsmL0Layout(const std::string& name, VlsmL0Layout* layout);
+const char* VlsmL0LayoutName(VlsmL0Layout layout);
 
 // OK, or InvalidArgument naming the option to change, for a column family
 // that uses (or not) compaction_pri = kVlsm or kVlsmRanged. DB::Open,

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "db/compaction/vlsm_picker.h"
+#include "db/compaction/vsst_cut_policy.h"
 #include "gtest/gtest.h"
 #include "tests/status_assertions.h"
 #include "rocksdb/compaction_filter.h"

@@ -11,7 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "rocksdb/comparator.h"
-#include "tests/vlsm/l0_span_test_util.h"
+#include "tests/vlsm/key_span_test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -31,21 +31,21 @@ using Seeds = std::vector<std::vector<size_t>>;
 
 // Three flushes cut at "g" and "p", newest first (as a version keeps L0),
 // 1 MiB a piece.
-std::vector<L0Span> ThreeAlignedFlushes() {
+std::vector<KeySpan> ThreeAlignedFlushes() {
   return {Span("a", "f", 3), Span("g", "o", 3), Span("p", "z", 3),
           Span("b", "f", 2), Span("h", "n", 2), Span("q", "y", 2),
           Span("a", "e", 1), Span("g", "o", 1), Span("p", "x", 1)};
 }
 
 // L1 in thirds of 4 MiB under them.
-std::vector<L0Span> L1InThirds() {
+std::vector<KeySpan> L1InThirds() {
   return {Span("a", "f", 0, 4 * kMiB), Span("g", "o", 0, 4 * kMiB),
           Span("p", "z", 0, 4 * kMiB)};
 }
 
 TEST(VlsmL0DueTest, DeepestRangeFirst) {
   // The middle range has a fourth, newest piece: it goes first.
-  std::vector<L0Span> l0 = ThreeAlignedFlushes();
+  std::vector<KeySpan> l0 = ThreeAlignedFlushes();
   l0.insert(l0.begin(), Span("i", "k", 4));
   const Seeds seeds = DueL0Seeds(l0, Ucmp(), Triggers(1), false);
   ASSERT_FALSE(seeds.empty());
@@ -62,7 +62,7 @@ TEST(VlsmL0DueTest, DeepestRangeFirst) {
 
 TEST(VlsmL0DueTest, EqualDepthGoesToTheOldestData) {
   // Two ranges two deep; the right one holds the oldest file (epoch 1).
-  const std::vector<L0Span> l0 = {Span("a", "c", 4), Span("m", "p", 3),
+  const std::vector<KeySpan> l0 = {Span("a", "c", 4), Span("m", "p", 3),
                                   Span("a", "c", 2), Span("m", "p", 1)};
   EXPECT_EQ(DueL0Seeds(l0, Ucmp(), Triggers(2), false),
             (Seeds{{1, 3}, {0, 2}}));
@@ -70,14 +70,14 @@ TEST(VlsmL0DueTest, EqualDepthGoesToTheOldestData) {
 
 TEST(VlsmL0DueTest, SeedsThatRepeatAppearOnce) {
   // Three whole flushes that all start at "a": one seed, all of L0.
-  const std::vector<L0Span> l0 = {Span("a", "z", 3), Span("a", "y", 2),
+  const std::vector<KeySpan> l0 = {Span("a", "z", 3), Span("a", "y", 2),
                                   Span("a", "x", 1)};
   EXPECT_EQ(DueL0Seeds(l0, Ucmp(), Triggers(1), false), (Seeds{{0, 1, 2}}));
 }
 
 TEST(VlsmL0DueTest, FilesBeingCompactedCountOnlyWhenAsked) {
   // The middle range is three deep, but two of its files are in a step.
-  std::vector<L0Span> l0 = ThreeAlignedFlushes();
+  std::vector<KeySpan> l0 = ThreeAlignedFlushes();
   l0[1].busy = l0[4].busy = true;
   EXPECT_EQ(DueL0Seeds(l0, Ucmp(), Triggers(3), /*count_busy=*/false),
             (Seeds{{0, 3, 6}, {2, 5, 8}}));
@@ -87,7 +87,7 @@ TEST(VlsmL0DueTest, FilesBeingCompactedCountOnlyWhenAsked) {
 
 // The header's worked example: [a .. f] due by depth, then [p .. z], the
 // oldest range, by bytes; [g .. o] waits.
-std::vector<L0Span> HeaderExample() {
+std::vector<KeySpan> HeaderExample() {
   return {Span("a", "f", 4), Span("g", "o", 4),
           Span("a", "f", 3), Span("g", "o", 3),
           Span("a", "f", 2), Span("p", "z", 2, 4 * kMiB),
@@ -95,7 +95,7 @@ std::vector<L0Span> HeaderExample() {
 }
 
 TEST(VlsmL0DueTest, TheByteRuleTakesTheOldestRangesUnderTheTarget) {
-  const std::vector<L0Span> l0 = HeaderExample();
+  const std::vector<KeySpan> l0 = HeaderExample();
   EXPECT_EQ(DueL0Seeds(l0, Ucmp(), Triggers(3, 8 * kMiB), false),
             (Seeds{{0, 2, 4}, {5, 6}}));
   // Without the byte rule only the deep range is due; with a target above
@@ -109,7 +109,7 @@ TEST(VlsmL0DueTest, TheByteRuleTakesTheOldestRangesUnderTheTarget) {
 // deep. Under a 4 MiB target the seven oldest are due, oldest first, which
 // leaves three (3 MiB) in L0.
 TEST(VlsmL0DueTest, SequentialFlushesAreDueOldestFirstDownToTheTarget) {
-  std::vector<L0Span> l0;
+  std::vector<KeySpan> l0;
   static const char* keys[] = {"k9", "k8", "k7", "k6", "k5",
                                "k4", "k3", "k2", "k1", "k0"};
   for (int i = 0; i < 10; ++i) {
@@ -140,7 +140,7 @@ TEST(VlsmL0DueTest, EveryRangeDueOwesAllOfL0AndL1) {
 TEST(VlsmL0DueTest, OnlyTheDueRangeOwes) {
   // A fourth piece in the middle range: at a trigger of 4 it alone is due,
   // its 4 MiB of L0 and the 4 MiB L1 file under it.
-  std::vector<L0Span> l0 = ThreeAlignedFlushes();
+  std::vector<KeySpan> l0 = ThreeAlignedFlushes();
   l0.insert(l0.begin(), Span("h", "n", 4));
   const L0DebtTerm t = RangedL0Debt(l0, L1InThirds(), Ucmp(), Triggers(4));
   EXPECT_EQ(t.l0_bytes, 4 * kMiB);
@@ -150,7 +150,7 @@ TEST(VlsmL0DueTest, OnlyTheDueRangeOwes) {
 TEST(VlsmL0DueTest, ARunningStepIsOwedUntilItInstalls) {
   // The middle range's three pieces are in a step; at a trigger of 4
   // nothing is due, but the running step still owes its L0 and L1.
-  std::vector<L0Span> l0 = ThreeAlignedFlushes();
+  std::vector<KeySpan> l0 = ThreeAlignedFlushes();
   l0[1].busy = l0[4].busy = l0[7].busy = true;
   const L0DebtTerm t = RangedL0Debt(l0, L1InThirds(), Ucmp(), Triggers(4));
   EXPECT_EQ(t.l0_bytes, 3 * kMiB);
@@ -160,13 +160,13 @@ TEST(VlsmL0DueTest, ARunningStepIsOwedUntilItInstalls) {
 TEST(VlsmL0DueTest, EachFileBelowIsOwedOnce) {
   // Two due ranges, [a, c] and [e, g], both over one L1 file [a, z], and a
   // step's range reaching into two L1 files: each L1 file counts once.
-  const std::vector<L0Span> l0 = {Span("a", "c", 2), Span("e", "g", 2),
+  const std::vector<KeySpan> l0 = {Span("a", "c", 2), Span("e", "g", 2),
                                   Span("a", "c", 1), Span("e", "g", 1)};
   EXPECT_EQ(RangedL0Debt(l0, {Span("a", "z", 0, 7 * kMiB)}, Ucmp(),
                          Triggers(2))
                 .below_bytes,
             7 * kMiB);
-  const std::vector<L0Span> l1 = {Span("a", "b", 0, 2 * kMiB),
+  const std::vector<KeySpan> l1 = {Span("a", "b", 0, 2 * kMiB),
                                   Span("c", "f", 0, 3 * kMiB),
                                   Span("h", "z", 0, 5 * kMiB)};
   EXPECT_EQ(RangedL0Debt(l0, l1, Ucmp(), Triggers(2)).below_bytes, 5 * kMiB)
@@ -175,11 +175,11 @@ TEST(VlsmL0DueTest, EachFileBelowIsOwedOnce) {
 
 // A random L0 of `n` files over keys "a".."p" (1-3 letters wide), newest
 // first with epochs descending, a few busy.
-std::vector<L0Span> RandomL0(std::mt19937* rng, size_t n,
+std::vector<KeySpan> RandomL0(std::mt19937* rng, size_t n,
                              std::vector<std::string>* keys) {
   keys->clear();
   keys->reserve(2 * n);
-  std::vector<L0Span> l0;
+  std::vector<KeySpan> l0;
   for (size_t i = 0; i < n; ++i) {
     const char lo = static_cast<char>('a' + (*rng)() % 16);
     const char hi = static_cast<char>(lo + (*rng)() % 3);
@@ -187,7 +187,7 @@ std::vector<L0Span> RandomL0(std::mt19937* rng, size_t n,
     keys->push_back(std::string(1, hi));
   }
   for (size_t i = 0; i < n; ++i) {
-    L0Span s{(*keys)[2 * i], (*keys)[2 * i + 1], n - i,
+    KeySpan s{(*keys)[2 * i], (*keys)[2 * i + 1], n - i,
              (1 + (*rng)() % 4) * kMiB, (*rng)() % 8 == 0};
     s.exclusive_end = (*rng)() % 6 == 0 && s.smallest != s.largest;
     l0.push_back(s);
@@ -197,7 +197,7 @@ std::vector<L0Span> RandomL0(std::mt19937* rng, size_t n,
 
 // The closure by its definition: until nothing changes, every file older
 // than a taken one (later in l0) that overlaps it is taken.
-std::vector<size_t> ClosureByDefinition(const std::vector<L0Span>& l0,
+std::vector<size_t> ClosureByDefinition(const std::vector<KeySpan>& l0,
                                         const std::vector<size_t>& seed) {
   std::vector<bool> taken(l0.size(), false);
   for (size_t i : seed) taken[i] = true;
@@ -222,7 +222,7 @@ TEST(VlsmL0DueTest, ClosureMatchesItsDefinitionOnRandomL0s) {
   std::mt19937 rng(42);
   std::vector<std::string> keys;
   for (int round = 0; round < 2000; ++round) {
-    const std::vector<L0Span> l0 = RandomL0(&rng, 1 + rng() % 20, &keys);
+    const std::vector<KeySpan> l0 = RandomL0(&rng, 1 + rng() % 20, &keys);
     std::vector<size_t> seed;
     for (size_t i = 0; i < l0.size(); ++i) {
       if (rng() % 4 == 0) seed.push_back(i);
@@ -241,11 +241,11 @@ TEST(VlsmL0DueTest, ClosureMatchesItsDefinitionOnRandomL0s) {
 TEST(VlsmL0DueTest, ScoreSeedsAndDebtAgreeOnRandomL0s) {
   std::mt19937 rng(7);
   std::vector<std::string> keys;
-  const std::vector<L0Span> l1 = {Span("a", "e", 0, 3 * kMiB),
+  const std::vector<KeySpan> l1 = {Span("a", "e", 0, 3 * kMiB),
                                   Span("f", "k", 0, 3 * kMiB),
                                   Span("l", "z", 0, 3 * kMiB)};
   for (int round = 0; round < 2000; ++round) {
-    const std::vector<L0Span> l0 = RandomL0(&rng, 1 + rng() % 24, &keys);
+    const std::vector<KeySpan> l0 = RandomL0(&rng, 1 + rng() % 24, &keys);
     const RangedL0Triggers t =
         Triggers(1 + static_cast<int>(rng() % 6),
                  rng() % 2 ? (4 + rng() % 40) * kMiB : 0);
@@ -259,7 +259,7 @@ TEST(VlsmL0DueTest, ScoreSeedsAndDebtAgreeOnRandomL0s) {
     }
     uint64_t all_l0 = 0;
     bool any_busy = false;
-    for (const L0Span& s : l0) {
+    for (const KeySpan& s : l0) {
       all_l0 += s.bytes;
       any_busy = any_busy || s.busy;
     }
@@ -271,8 +271,8 @@ TEST(VlsmL0DueTest, ScoreSeedsAndDebtAgreeOnRandomL0s) {
     if (term.l0_bytes == all_l0 && all_l0 > 0) {
       // Every file owed: L1 files under none of L0's keys stay unowed.
       uint64_t l1_under_l0 = 0;
-      for (const L0Span& f : l1) {
-        for (const L0Span& s : l0) {
+      for (const KeySpan& f : l1) {
+        for (const KeySpan& s : l0) {
           if (SpansOverlap(f, s, Ucmp())) {
             l1_under_l0 += f.bytes;
             break;

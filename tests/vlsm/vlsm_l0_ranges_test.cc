@@ -1,14 +1,16 @@
 // The ranged L0 layout's pure functions (db/compaction/vlsm_l0_ranges.h):
-// L0 depth, the files a ranged step must take, and where a flush is cut.
-// (What is due, and the debt: vlsm_l0_due_test.cc.)
+// L0 depth, the files a ranged step must take, and where a flush is cut
+// (db/compaction/vlsm_flush_split_keys.h). (What is due, and the debt:
+// vlsm_l0_due_test.cc.)
 #include "db/compaction/vlsm_l0_ranges.h"
 
 #include <string>
 #include <vector>
 
+#include "db/compaction/vlsm_flush_split_keys.h"
 #include "gtest/gtest.h"
 #include "rocksdb/comparator.h"
-#include "tests/vlsm/l0_span_test_util.h"
+#include "tests/vlsm/key_span_test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -19,16 +21,16 @@ using l0_span_test::Ucmp;
 
 // A piece of a split flush cut inside a range deletion: it ends at the
 // guard's sentinel and holds no key of the guard itself.
-L0Span EndsBefore(const char* smallest, const char* guard, uint64_t epoch = 0,
+KeySpan EndsBefore(const char* smallest, const char* guard, uint64_t epoch = 0,
                   uint64_t bytes = kMiB) {
-  L0Span s = Span(smallest, guard, epoch, bytes);
+  KeySpan s = Span(smallest, guard, epoch, bytes);
   s.exclusive_end = true;
   return s;
 }
 
 // The header's worked example: three flushes cut at "g" and "p", newest
 // first (as a version keeps L0).
-std::vector<L0Span> ThreeAlignedFlushes() {
+std::vector<KeySpan> ThreeAlignedFlushes() {
   return {Span("a", "f", 3), Span("g", "o", 3), Span("p", "z", 3),
           Span("b", "f", 2), Span("h", "n", 2), Span("q", "y", 2),
           Span("a", "e", 1), Span("g", "o", 1), Span("p", "x", 1)};
@@ -44,7 +46,7 @@ TEST(VlsmL0RangesTest, DepthIsTheMostFilesOverOneKey) {
   EXPECT_EQ(MaxDepth({Span("a", "z"), Span("b", "y"), Span("a", "m")}, Ucmp()),
             3);
   // Files in a running compaction count only when asked to.
-  const std::vector<L0Span> some_busy = {Span("a", "z", 2, kMiB, true),
+  const std::vector<KeySpan> some_busy = {Span("a", "z", 2, kMiB, true),
                                          Span("a", "z", 1)};
   EXPECT_EQ(MaxDepth(some_busy, Ucmp(), /*count_busy=*/true), 2);
   EXPECT_EQ(MaxDepth(some_busy, Ucmp(), /*count_busy=*/false), 1);
@@ -52,7 +54,7 @@ TEST(VlsmL0RangesTest, DepthIsTheMostFilesOverOneKey) {
 
 TEST(VlsmL0RangesTest, ClosureTakesEveryOlderOverlappingFileOnly) {
   // A chain, newest first: D [x,z]@4, C [e,h]@3, B [c,f]@2, A [a,c]@1.
-  const std::vector<L0Span> l0 = {Span("x", "z", 4), Span("e", "h", 3),
+  const std::vector<KeySpan> l0 = {Span("x", "z", 4), Span("e", "h", 3),
                                   Span("c", "f", 2), Span("a", "c", 1)};
   // From C: B overlaps C and is older; A overlaps B and is older. D is
   // disjoint and stays.
@@ -74,7 +76,7 @@ TEST(VlsmL0RangesTest, ClosureTakesEveryOlderOverlappingFileOnly) {
 // second must come along, or reads would find its older versions of "c"
 // first once the first's moved to L1.
 TEST(VlsmL0RangesTest, ClosureTakesLaterFilesOfTheSameEpoch) {
-  const std::vector<L0Span> l0 = {Span("a", "c", 5), Span("c", "f", 5),
+  const std::vector<KeySpan> l0 = {Span("a", "c", 5), Span("c", "f", 5),
                                   Span("x", "z", 5)};
   EXPECT_EQ(OlderOverlapClosure(l0, {0}, Ucmp()),
             (std::vector<size_t>{0, 1}));
@@ -83,14 +85,14 @@ TEST(VlsmL0RangesTest, ClosureTakesLaterFilesOfTheSameEpoch) {
 }
 
 TEST(VlsmL0RangesTest, AlignedPiecesCloseOverOneRange) {
-  const std::vector<L0Span> l0 = ThreeAlignedFlushes();
+  const std::vector<KeySpan> l0 = ThreeAlignedFlushes();
   // The middle range's pieces: nothing from the other two ranges joins.
   EXPECT_EQ(OlderOverlapClosure(l0, {1, 4, 7}, Ucmp()),
             (std::vector<size_t>{1, 4, 7}));
 }
 
 // L1 as four 2 MiB files starting at "a", "g", "n", "t".
-std::vector<L0Span> L1Quarters() {
+std::vector<KeySpan> L1Quarters() {
   return {Span("a", "f", 0, 2 * kMiB), Span("g", "m", 0, 2 * kMiB),
           Span("n", "s", 0, 2 * kMiB), Span("t", "z", 0, 2 * kMiB)};
 }
@@ -151,7 +153,7 @@ TEST(VlsmL0RangesTest, PieceCapThinsTheCuts) {
   // 26 one-MiB L1 files "a".."z", at most 5 pieces: each piece must expect
   // at least 26/5 MiB, so 6 files per piece and the rest in the last:
   // a-f, g-l, m-r, s-z (4 pieces; a fifth would be 2 MiB).
-  std::vector<L0Span> many;
+  std::vector<KeySpan> many;
   std::vector<std::string> firsts;
   for (char c = 'a'; c <= 'z'; ++c) {
     firsts.push_back(std::string(1, c));
@@ -168,17 +170,17 @@ TEST(VlsmL0RangesTest, GuardsStayWhereL0HoldsData) {
   // at "j" (inside L0's data "g".."m") and "p" (where L0 holds nothing). A
   // cut at "j" would split pieces that both flushes keep together: it is
   // not taken. "g" and "n" stay, and "p" is new.
-  const std::vector<L0Span> l0 = {
+  const std::vector<KeySpan> l0 = {
       Span("a", "f", 2, kMiB), Span("g", "m", 2, kMiB), Span("n", "o", 2, kMiB),
       Span("a", "f", 1, kMiB), Span("g", "m", 1, kMiB), Span("n", "o", 1, kMiB)};
-  const std::vector<L0Span> l1 = {Span("a", "i", 0, kMiB),
+  const std::vector<KeySpan> l1 = {Span("a", "i", 0, kMiB),
                                   Span("j", "o", 0, kMiB),
                                   Span("p", "z", 0, kMiB)};
   const Keys cuts =
       FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8));
   EXPECT_EQ(cuts, (Keys{"g", "n", "p"}));
   // Once L0 holds data across "p" too, "p" is no longer taken.
-  std::vector<L0Span> wider = l0;
+  std::vector<KeySpan> wider = l0;
   wider[2] = Span("n", "z", 2, kMiB);
   wider[5] = Span("n", "z", 1, kMiB);
   EXPECT_EQ(FlushSplitKeys(wider, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
@@ -191,7 +193,7 @@ TEST(VlsmL0RangesTest, GuardsStayWhereL0HoldsData) {
 // run, and every later flush would then cut only around it: the ranges would
 // coarsen flush by flush (a measured run's steps grew to 807 MiB so).
 TEST(VlsmL0RangesTest, TheGuardsL0HoldsAreAlwaysCut) {
-  const std::vector<L0Span> l0 = {Span("a", "f", 2, kMiB),
+  const std::vector<KeySpan> l0 = {Span("a", "f", 2, kMiB),
                                   Span("g", "m", 2, kMiB),
                                   Span("n", "z", 2, kMiB)};
   EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(),
@@ -210,9 +212,9 @@ TEST(VlsmL0RangesTest, TheGuardsL0HoldsAreAlwaysCut) {
 // range's closure reaching across most of L0). Inside the busy range, L1's
 // boundaries may cut (the range will be empty of older pieces).
 TEST(VlsmL0RangesTest, ARangeBeingCompactedKeepsItsGuard) {
-  const std::vector<L0Span> l0 = {Span("a", "f", 3), Span("g", "m", 3, kMiB, true),
+  const std::vector<KeySpan> l0 = {Span("a", "f", 3), Span("g", "m", 3, kMiB, true),
                                   Span("n", "z", 3), Span("g", "m", 2, kMiB, true)};
-  const std::vector<L0Span> l1 = {Span("a", "g", 0), Span("h", "m", 0),
+  const std::vector<KeySpan> l1 = {Span("a", "g", 0), Span("h", "m", 0),
                                   Span("n", "z", 0)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"g", "n"}));
@@ -227,9 +229,9 @@ TEST(VlsmL0RangesTest, ARangeBeingCompactedKeepsItsGuard) {
 // (measured: closed-loop steps of 100-160 L0 files and up to 35 of L1's 36
 // files, 593 MiB, at depth trigger 32).
 TEST(VlsmL0RangesTest, TheGuardAboveARangeBeingCompactedIsKept) {
-  const std::vector<L0Span> l0 = {Span("a", "f", 3), Span("g", "m", 3, kMiB, true),
+  const std::vector<KeySpan> l0 = {Span("a", "f", 3), Span("g", "m", 3, kMiB, true),
                                   Span("n", "z", 3), Span("g", "m", 2, kMiB, true)};
-  const std::vector<L0Span> l1 = {Span("a", "z", 0, 4 * kMiB)};
+  const std::vector<KeySpan> l1 = {Span("a", "z", 0, 4 * kMiB)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"g", "n"}));
 }
@@ -237,9 +239,9 @@ TEST(VlsmL0RangesTest, TheGuardAboveARangeBeingCompactedIsKept) {
 // The same when the busy range is the lowest: nothing weighs below the
 // guard above it, yet the flush has keys there.
 TEST(VlsmL0RangesTest, TheGuardAboveTheLowestRangeBeingCompactedIsKept) {
-  const std::vector<L0Span> l0 = {Span("a", "f", 2, kMiB, true),
+  const std::vector<KeySpan> l0 = {Span("a", "f", 2, kMiB, true),
                                   Span("n", "z", 2)};
-  const std::vector<L0Span> l1 = {Span("o", "z", 0, 4 * kMiB)};
+  const std::vector<KeySpan> l1 = {Span("o", "z", 0, 4 * kMiB)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"n"}));
 }
@@ -254,11 +256,11 @@ TEST(VlsmL0RangesTest, TheGuardAboveTheLowestRangeBeingCompactedIsKept) {
 // moves down to L1's boundary g, as L0 holds nothing else in [g, h)
 // (AGuardMovesDownToTheL1BoundaryBelowIt).
 TEST(VlsmL0RangesTest, NoSliverAtTheGuardOfARangeBeingCompacted) {
-  const std::vector<L0Span> l0 = {
+  const std::vector<KeySpan> l0 = {
       Span("a", "f", 4), Span("h", "m", 4), Span("n", "z", 4),
       Span("a", "f", 3), Span("g", "m", 3, kMiB, true), Span("n", "z", 3),
       Span("g", "m", 2, kMiB, true)};
-  const std::vector<L0Span> l1 = {Span("a", "f", 0), Span("g", "m", 0),
+  const std::vector<KeySpan> l1 = {Span("a", "f", 0), Span("g", "m", 0),
                                   Span("n", "z", 0)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"g", "n"}));
@@ -279,8 +281,8 @@ TEST(VlsmL0RangesTest, NoSliverAtTheGuardOfARangeBeingCompacted) {
 // steps read 1.23-1.46 MiB of L1 per MiB of L0, against 1.01-1.10 with
 // wider ranges). Cut at g, the ranges and L1's files line up.
 TEST(VlsmL0RangesTest, AGuardMovesDownToTheL1BoundaryBelowIt) {
-  const std::vector<L0Span> l0 = {Span("a", "f", 2), Span("h", "z", 2)};
-  const std::vector<L0Span> l1 = {Span("a", "f", 0), Span("g", "z", 0)};
+  const std::vector<KeySpan> l0 = {Span("a", "f", 2), Span("h", "z", 2)};
+  const std::vector<KeySpan> l1 = {Span("a", "f", 0), Span("g", "z", 0)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"g"}));
 }
@@ -291,13 +293,13 @@ TEST(VlsmL0RangesTest, AGuardMovesDownToTheL1BoundaryBelowIt) {
 // "g" here: where one does, "g" is a cut of its own,
 // AnL1BoundaryOneFlushStraddlesIsCut.)
 TEST(VlsmL0RangesTest, AGuardStaysWhereL0HoldsDataBelowIt) {
-  const std::vector<L0Span> l0 = {Span("a", "gm", 2), Span("a", "gm", 1),
+  const std::vector<KeySpan> l0 = {Span("a", "gm", 2), Span("a", "gm", 1),
                                   Span("h", "z", 2)};
-  const std::vector<L0Span> l1 = {Span("a", "f", 0), Span("g", "z", 0)};
+  const std::vector<KeySpan> l1 = {Span("a", "f", 0), Span("g", "z", 0)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"h"}));
   // Pieces of a running step there block nothing: they are leaving L0.
-  const std::vector<L0Span> busy = {Span("a", "f", 3),
+  const std::vector<KeySpan> busy = {Span("a", "f", 3),
                                     Span("a", "gm", 2, kMiB, true),
                                     Span("a", "gm", 1, kMiB, true),
                                     Span("h", "z", 3)};
@@ -310,9 +312,9 @@ TEST(VlsmL0RangesTest, AGuardStaysWhereL0HoldsDataBelowIt) {
 TEST(VlsmL0RangesTest, AGuardMovesNoLowerThanTheGuardBelowIt) {
   // Guards "e" and "h"; L1's one boundary "d" is below both. "e" moves to
   // "d"; "h" stays.
-  const std::vector<L0Span> l0 = {Span("a", "c", 2), Span("e", "f", 2),
+  const std::vector<KeySpan> l0 = {Span("a", "c", 2), Span("e", "f", 2),
                                   Span("h", "z", 2)};
-  const std::vector<L0Span> l1 = {Span("a", "b", 0), Span("d", "z", 0)};
+  const std::vector<KeySpan> l1 = {Span("a", "b", 0), Span("d", "z", 0)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"d", "h"}));
 }
@@ -324,7 +326,7 @@ TEST(VlsmL0RangesTest, AGuardMovesNoLowerThanTheGuardBelowIt) {
 // was not cut at L1's boundary "g" (measured: pieces of 2-4 MiB of 7 MiB
 // flushes, 3-4 ranges where the minimum piece allows 7).
 TEST(VlsmL0RangesTest, L0sBacklogWeighsOneFlushWhereItLies) {
-  std::vector<L0Span> l0;
+  std::vector<KeySpan> l0;
   for (uint64_t epoch = 10; epoch >= 3; --epoch) {
     l0.push_back(Span("n", "z", epoch, 4 * kMiB));
   }
@@ -345,10 +347,10 @@ TEST(VlsmL0RangesTest, L0sBacklogWeighsOneFlushWhereItLies) {
 // range it lies in.
 TEST(VlsmL0RangesTest, ASliverRunIsNotAGuard) {
   constexpr uint64_t kKiB = 1 << 10;
-  const std::vector<L0Span> l0 = {
+  const std::vector<KeySpan> l0 = {
       Span("a", "f", 3), Span("g", "g", 3, kKiB), Span("i", "z", 3),
       Span("h", "h", 2, kKiB), Span("i", "z", 2)};
-  const std::vector<L0Span> l1 = {Span("a", "z", 0, 8 * kMiB)};
+  const std::vector<KeySpan> l1 = {Span("a", "z", 0, 8 * kMiB)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB, 64)),
             (Keys{"i"}));
   // With pieces allowed down to a few KiB they are ranges like any other.
@@ -367,7 +369,7 @@ TEST(VlsmL0RangesTest, ASliverRunIsNotAGuard) {
 // deep, the cut would split data that earlier flushes kept together: not
 // taken.
 TEST(VlsmL0RangesTest, AnL1BoundaryOneFlushStraddlesIsCut) {
-  std::vector<L0Span> l0 = {
+  std::vector<KeySpan> l0 = {
       Span("a", "f", 5), Span("g", "z", 5), Span("a", "f", 4),
       Span("g", "z", 4, kMiB, true), Span("a", "f", 3),
       Span("g", "z", 3, kMiB, true)};
@@ -388,10 +390,10 @@ TEST(VlsmL0RangesTest, AnL1BoundaryOneFlushStraddlesIsCut) {
 // step's flushes made in a range half the key space wide was gone after
 // the step).
 TEST(VlsmL0RangesTest, ACutUnderAStraddlingPieceIsKept) {
-  const std::vector<L0Span> l0 = {
+  const std::vector<KeySpan> l0 = {
       Span("g", "m", 3), Span("n", "z", 3), Span("g", "m", 2),
       Span("n", "z", 2), Span("g", "z", 1)};
-  const std::vector<L0Span> l1 = {Span("a", "z", 0, 8 * kMiB)};
+  const std::vector<KeySpan> l1 = {Span("a", "z", 0, 8 * kMiB)};
   EXPECT_EQ(FlushSplitKeys(l0, l1, Ucmp(), Limits(8 * kMiB, kMiB, 64)),
             (Keys{"g", "n"}));
 }
@@ -400,7 +402,7 @@ TEST(VlsmL0RangesTest, AllKeysInOneL0RunMeansNoCutInsideIt) {
   // Two whole flushes over every key sit in L0: every L1 boundary falls
   // inside both, and only their first key is a candidate. (One flush alone
   // is cut through: AnL1BoundaryOneFlushStraddlesIsCut.)
-  const std::vector<L0Span> l0 = {Span("a", "z", 2, 8 * kMiB),
+  const std::vector<KeySpan> l0 = {Span("a", "z", 2, 8 * kMiB),
                                   Span("a", "z", 1, 8 * kMiB)};
   EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(),
                            Limits(8 * kMiB, kMiB, 8)),
@@ -412,7 +414,7 @@ TEST(VlsmL0RangesTest, AllKeysInOneL0RunMeansNoCutInsideIt) {
 // whole too, and so would every flush during the next step over them: the
 // layout would never split again.)
 TEST(VlsmL0RangesTest, FilesBeingCompactedBlockNoCut) {
-  const std::vector<L0Span> l0 = {Span("a", "z", 1, 8 * kMiB, /*busy=*/true)};
+  const std::vector<KeySpan> l0 = {Span("a", "z", 1, 8 * kMiB, /*busy=*/true)};
   EXPECT_EQ(FlushSplitKeys(l0, L1Quarters(), Ucmp(), Limits(8 * kMiB, kMiB, 8)),
             (Keys{"g", "n", "t"}));
 }
@@ -423,7 +425,7 @@ TEST(VlsmL0RangesTest, FilesBeingCompactedBlockNoCut) {
 // flush two deep at every guard a deletion crosses, chain neighbouring
 // ranges into one step, and drop the guard itself while the pieces live.
 TEST(VlsmL0RangesTest, APieceEndingAtASentinelDoesNotReachTheGuard) {
-  const std::vector<L0Span> one_flush = {EndsBefore("a", "g", 1),
+  const std::vector<KeySpan> one_flush = {EndsBefore("a", "g", 1),
                                          EndsBefore("g", "p", 1),
                                          Span("p", "z", 1)};
   EXPECT_EQ(MaxDepth(one_flush, Ucmp()), 1);
@@ -431,12 +433,12 @@ TEST(VlsmL0RangesTest, APieceEndingAtASentinelDoesNotReachTheGuard) {
   EXPECT_FALSE(SpansOverlap(one_flush[1], one_flush[0], Ucmp()));
   // An older file that starts at the guard is not taken with the piece
   // before it; one that holds a key below the guard is.
-  const std::vector<L0Span> l0 = {EndsBefore("a", "g", 2), Span("g", "o", 1),
+  const std::vector<KeySpan> l0 = {EndsBefore("a", "g", 2), Span("g", "o", 1),
                                   Span("f", "f", 1)};
   EXPECT_EQ(OlderOverlapClosure(l0, {0}, Ucmp()),
             (std::vector<size_t>{0, 2}));
   // The guards stay candidates: L0 holds no key on both sides of them.
-  const std::vector<L0Span> l1 = {Span("a", "f", 0), Span("g", "o", 0),
+  const std::vector<KeySpan> l1 = {Span("a", "f", 0), Span("g", "o", 0),
                                   Span("p", "z", 0)};
   EXPECT_EQ(FlushSplitKeys(one_flush, l1, Ucmp(),
                            Limits(8 * kMiB, kMiB / 8, 8)),
@@ -449,7 +451,7 @@ TEST(VlsmL0RangesTest, APieceEndingAtASentinelDoesNotReachTheGuard) {
 // flush's cuts (FlushSplitKeys): the L1 outputs cut at these keys
 // (vlsm_l1_guard_cuts.h) line up with the pieces of the flushes to come.
 TEST(VlsmL0RangesTest, GuardsAreTheKeysEveryFlushIsCutAt) {
-  const std::vector<L0Span> l1 = {Span("a", "f", 0), Span("g", "o", 0),
+  const std::vector<KeySpan> l1 = {Span("a", "f", 0), Span("g", "o", 0),
                                   Span("p", "z", 0)};
   EXPECT_EQ(L0GuardKeys(ThreeAlignedFlushes(), l1, Ucmp(), kMiB / 8),
             (Keys{"a", "g", "p"}));
@@ -457,13 +459,13 @@ TEST(VlsmL0RangesTest, GuardsAreTheKeysEveryFlushIsCutAt) {
                            Limits(8 * kMiB, kMiB / 8, 8)),
             (Keys{"g", "p"}));
   // "h" moves down to L1's boundary "g"; no L0 data lies between.
-  const std::vector<L0Span> two_runs = {Span("a", "f", 2), Span("h", "z", 2)};
-  const std::vector<L0Span> l1_at_g = {Span("a", "f", 0), Span("g", "z", 0)};
+  const std::vector<KeySpan> two_runs = {Span("a", "f", 2), Span("h", "z", 2)};
+  const std::vector<KeySpan> l1_at_g = {Span("a", "f", 0), Span("g", "z", 0)};
   EXPECT_EQ(L0GuardKeys(two_runs, l1_at_g, Ucmp(), kMiB / 8),
             (Keys{"a", "g"}));
   // A range being compacted keeps its guard; a sliver (a few bytes a flush,
   // at the end of the key space) is none.
-  const std::vector<L0Span> busy_and_sliver = {
+  const std::vector<KeySpan> busy_and_sliver = {
       Span("a", "f", 3), Span("g", "o", 2, kMiB, true), Span("p", "x", 3),
       Span("y", "z", 3, 64)};
   EXPECT_EQ(L0GuardKeys(busy_and_sliver, l1, Ucmp(), kMiB / 8),

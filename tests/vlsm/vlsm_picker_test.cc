@@ -9,7 +9,10 @@
 #include "db/compaction/compaction_picker_level.h"
 #include "db/compaction/sorted_run_overlap.h"
 #include "db/compaction/vlsm_l0_ranges.h"
+#include "db/compaction/vlsm_l0_order.h"
 #include "db/compaction/vlsm_picker.h"
+#include "db/vlsm_write_stalls.h"
+#include "options/vlsm_live_switch.h"
 #include "db/version_set.h"
 #include "gtest/gtest.h"
 #include "rocksdb/lsm_metrics.h"
@@ -802,6 +805,7 @@ TEST_P(RangedPickTest, DebtEstimateOwesTheRunningStepOnly) {
 // base level once L0 reaches its file trigger.
 TEST_P(RangedPickTest, OtherPrioritiesOweL0AsStockDoes) {
   mutable_cf_options_.compaction_pri = kMinOverlappingRatio;
+  mutable_cf_options_.RefreshDerivedOptions(ioptions_);
   AddAlignedFlushesOverL1(4, /*depth_trigger=*/8);
   const L0DebtTerm t = VlsmL0DebtTermOf(*vstorage_, mutable_cf_options_);
   EXPECT_EQ(t.l0_bytes, 3 * kMiB) << "12 files reach the file trigger of 8";
@@ -931,7 +935,7 @@ TEST(RangedL0OrderTest, EveryRangedStepKeepsTheL0OrderRule) {
         owned.push_back(std::move(f));
       }
     }
-    const std::vector<L0Span> spans = SpansOf(l0);
+    const std::vector<KeySpan> spans = SpansOf(l0);
     auto check = [&](const std::vector<size_t>& picked) {
       CompactionInputFiles in;
       in.level = 0;

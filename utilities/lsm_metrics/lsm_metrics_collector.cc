@@ -21,7 +21,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "db/compaction/vlsm_picker.h"
+#include "db/compaction/vsst_cut_policy.h"
 #include "rocksdb/db.h"
 #include "rocksdb/lsm_metrics.h"
 #include "rocksdb/options.h"

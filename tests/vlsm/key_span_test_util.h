@@ -15,10 +15,10 @@ constexpr uint64_t kMiB = 1 << 20;
 inline const Comparator* Ucmp() { return BytewiseComparator(); }
 
 // A file over [smallest, largest] of `bytes`, written at `epoch`.
-inline L0Span Span(const char* smallest, const char* largest,
+inline KeySpan Span(const char* smallest, const char* largest,
                    uint64_t epoch = 0, uint64_t bytes = kMiB,
                    bool busy = false) {
-  return L0Span{smallest, largest, epoch, bytes, busy};
+  return KeySpan{smallest, largest, epoch, bytes, busy};
 }
 
 }  // namespace l0_span_test

@@ -1,0 +1,79 @@
+// L0 as the fork's decisions read it, built once per version.
+//
+// Every decision about L0 under the vLSM layouts looks at the same shape:
+// L0's files as key spans, newest first; the spans' ends in key order (the
+// sweep that depth, ranges and closures walk); L0's bytes; its depth. The
+// score, the estimate of pending compaction bytes, the stall count, the DB
+// properties, the flush split and the guard cuts used to rebuild it each
+// time. A VlsmL0Model holds it for one version: VersionStorageInfo::
+// PrepareForVersionAppend builds it (patch 0017) once the version's files
+// are final, and a version's files never change after that.
+//
+// What a version does not fix stays out: which files take part in a running
+// compaction (FileMetaData::being_compacted changes under a version when a
+// compaction is picked or ends), and the live options (triggers, sizes).
+// A decision adds those: SpansNow() copies the spans with the busy flags as
+// they are now; the triggers come from the options (RangedL0TriggersOf).
+//
+//   L0 (newest first)      keys a ......... m ......... z
+//     [0] #12 epoch 9           [c ..... h]
+//     [1] #11 epoch 8                [f ......... q]
+//     [2] #10 epoch 7      [a ... d]
+//   ends():  a< c< d> f< h> q>   (< start, > end; ties: exclusive ends,
+//                                  then starts, then ends, then by span)
+//   depth(): 2 (c..d and f..h lie under two files)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "db/compaction/vlsm_l0_ranges.h"
+#include "options/vlsm_layout.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class VersionStorageInfo;
+
+class VlsmL0Model {
+ public:
+  // l0: a version's L0, newest first, as VersionStorageInfo keeps it.
+  VlsmL0Model(const std::vector<FileMetaData*>& l0, const Comparator* ucmp);
+
+  // l0[i]'s span, every busy flag false.
+  const std::vector<KeySpan>& spans() const { return spans_; }
+  // The spans with their busy flags as they are now (l0: the same files).
+  std::vector<KeySpan> SpansNow(const std::vector<FileMetaData*>& l0) const;
+  // The ends of every span, sorted (SortedL0Ends with busy files counted).
+  const std::vector<L0End>& ends() const { return ends_; }
+  uint64_t bytes() const { return bytes_; }
+  // The most files over one user key, busy ones included: what a read of
+  // the deepest key may search.
+  int depth() const { return depth_; }
+  // Whether the model was built from exactly these files (a version's files
+  // are final once prepared; a synthetic version in a test may not be).
+  bool Describes(const std::vector<FileMetaData*>& l0) const;
+
+ private:
+  std::vector<const FileMetaData*> files_;
+  std::vector<KeySpan> spans_;
+  std::vector<L0End> ends_;
+  uint64_t bytes_ = 0;
+  int depth_ = 0;
+};
+
+// The model the version holds (built when it was prepared), or one built now
+// for a version that has none or whose L0 changed since (synthetic versions
+// in tests, versions being assembled). Callers keep the pointer for the
+// length of their decision.
+std::shared_ptr<const VlsmL0Model> VlsmL0ModelOf(
+    const VersionStorageInfo& vstorage);
+
+// The model a version being prepared keeps: built under the vLSM layouts,
+// null under stock priorities (whose decisions never ask; the DB properties
+// then build one on demand). Patch 0017 calls it from
+// VersionStorageInfo::PrepareForVersionAppend.
+std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
+    const VersionStorageInfo& vstorage, VlsmLayout layout);
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,80 @@
+#include "db/vlsm_write_stalls.h"
+
+#include <cassert>
+#include <cinttypes>
+
+#include "db/compaction/vlsm_l0_model.h"
+#include "db/compaction/vlsm_picker.h"
+#include "db/version_set.h"
+#include "logging/logging.h"
+#include "options/cf_options.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+int VlsmL0StallCount(const VersionStorageInfo& vstorage,
+                     const MutableCFOptions& moptions, int stock_count) {
+  if (moptions.vlsm_layout != VlsmLayout::kRanged) {
+    return stock_count;
+  }
+  return L0MemtablesWorth(VlsmL0ModelOf(vstorage)->bytes(),
+                          moptions.write_buffer_size);
+}
+
+L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
+                            const MutableCFOptions& moptions) {
+  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
+  const int base = vstorage.base_level();
+  // With one level there is no base level: the estimate adds nothing below.
+  const bool has_base = base >= 1 && base < vstorage.num_levels();
+  if (moptions.vlsm_layout == VlsmLayout::kRanged) {
+    if (l0.empty() || !has_base) {
+      return {};
+    }
+    return RangedL0Debt(VlsmL0ModelOf(vstorage)->SpansNow(l0),
+                        SpansOf(vstorage.LevelFiles(base)),
+                        vstorage.user_comparator(),
+                        RangedL0TriggersOf(vstorage, moptions));
+  }
+  // Stock's test and sums, as EstimateCompactionBytesNeeded had them.
+  const uint64_t l0_bytes = TotalFileSize(l0);
+  if (static_cast<int>(l0.size()) <
+          moptions.level0_file_num_compaction_trigger &&
+      l0_bytes < moptions.max_bytes_for_level_base) {
+    return {};
+  }
+  return {l0_bytes, has_base ? vstorage.NumLevelBytes(base) : 0};
+}
+
+bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions, Logger* logger) {
+  if (!IsVlsmLayout(moptions.vlsm_layout) ||
+      moptions.disable_auto_compactions) {
+    return true;
+  }
+  const uint64_t debt = vstorage.estimated_compaction_needed_bytes();
+  const int l0_count = vstorage.l0_delay_trigger_count();
+  const bool writes_may_wait =
+      debt > 0 || l0_count + 1 >= moptions.level0_slowdown_writes_trigger;
+  // Scores are sorted, highest first.
+  if (!writes_may_wait || vstorage.CompactionScore(0) >= 1) {
+    return true;
+  }
+  for (int level = 0; level < vstorage.num_levels(); ++level) {
+    for (const FileMetaData* f : vstorage.LevelFiles(level)) {
+      if (f->being_compacted) {
+        return true;
+      }
+    }
+  }
+  ROCKS_LOG_ERROR(logger,
+                  "vLSM liveness broken: writes may wait (pending compaction "
+                  "bytes %" PRIu64 ", L0 stall count %d, slowdown trigger %d) "
+                  "but no compaction is due (highest score %.3f, level %d) "
+                  "or running",
+                  debt, l0_count, moptions.level0_slowdown_writes_trigger,
+                  vstorage.CompactionScore(0), vstorage.CompactionScoreLevel(0));
+  assert(false);
+  return false;
+}
+
+}  // namespace ROCKSDB_NAMESPACE
