@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "db/column_family.h"
 #include "db/compaction/clipping_iterator.h"
 #include "db/compaction/vlsm_flush_split_keys.h"
 #include "db/compaction/vlsm_l0_model.h"
@@ -17,6 +18,7 @@
 #include "options/cf_options.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/listener.h"
+#include "test_util/sync_point.h"
 #include "util/vector_iterator.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -65,11 +67,12 @@ std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
                                         const ImmutableCFOptions& ioptions,
                                         const VersionStorageInfo& base) {
   const int level = VlsmGuardLevel(base);
-  const std::vector<KeySpan> below =
-      level < base.num_levels() ? SpansOf(base.LevelFiles(level))
-                                : std::vector<KeySpan>{};
+  const std::vector<KeySpan> below = level < base.num_levels()
+                                         ? SpansOf(base.LevelFiles(level))
+                                         : std::vector<KeySpan>{};
   return L0GuardKeys(VlsmL0ModelOf(base)->SpansNow(base.LevelFiles(0)), below,
-                     ioptions.user_comparator, VlsmMinFlushPieceBytes(moptions));
+                     ioptions.user_comparator,
+                     VlsmMinFlushPieceBytes(moptions));
 }
 
 namespace {
@@ -121,8 +124,8 @@ std::unique_ptr<FragmentedRangeTombstoneIterator> ClippedTombstones(
       icmp);
   fed->count += list->num_unfragmented_tombstones();
   fed->payload_bytes += list->total_tombstone_payload_bytes();
-  return std::make_unique<FragmentedRangeTombstoneIterator>(
-      list, icmp, kMaxSequenceNumber);
+  return std::make_unique<FragmentedRangeTombstoneIterator>(list, icmp,
+                                                            kMaxSequenceNumber);
 }
 
 void DeletePieces(const std::vector<FileMetaData>& pieces,
@@ -139,6 +142,19 @@ void DeletePieces(const std::vector<FileMetaData>& pieces,
 }
 
 }  // namespace
+
+VlsmFlushPieceEnv VlsmFlushPieceEnvOf(ColumnFamilyData* cfd,
+                                      VersionSet* versions,
+                                      const ImmutableDBOptions& db_options) {
+  VlsmFlushPieceEnv env;
+  env.icmp = &cfd->internal_comparator();
+  env.new_file_number = [versions] { return versions->NewFileNumber(); };
+  env.fs = db_options.fs.get();
+  env.cf_paths = &cfd->ioptions()->cf_paths;
+  env.table_cache = cfd->table_cache();
+  env.sst_file_manager = db_options.sst_file_manager.get();
+  return env;
+}
 
 Status VlsmWriteSplitFlush(
     const std::vector<std::string>& split_keys, InternalIterator* memtables,
@@ -174,7 +190,8 @@ Status VlsmWriteSplitFlush(
   Status s;
   for (size_t i = 0; i <= split_keys.size() && s.ok(); ++i) {
     const std::string* lower = i == 0 ? nullptr : &split_keys[i - 1];
-    const std::string* upper = i == split_keys.size() ? nullptr : &split_keys[i];
+    const std::string* upper =
+        i == split_keys.size() ? nullptr : &split_keys[i];
     // User-key bounds as internal keys: key@kMaxSeq sorts before every
     // version of key, so all versions of a key land in the same piece.
     auto seek_key = [](const std::string* user_key) {
@@ -192,8 +209,7 @@ Status VlsmWriteSplitFlush(
                                 upper ? &upper_slice : nullptr, &icmp);
     std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> piece_dels;
     TombstoneInput given;
-    if (auto dels =
-            ClippedTombstones(fragments, lower, upper, icmp, &given)) {
+    if (auto dels = ClippedTombstones(fragments, lower, upper, icmp, &given)) {
       piece_dels.push_back(std::move(dels));
     }
     piece_iter.SeekToFirst();
@@ -229,6 +245,8 @@ Status VlsmWriteSplitFlush(
         sum.Add(piece_props);
       }
       written.push_back(std::move(piece));
+      TEST_SYNC_POINT_CALLBACK("VlsmWriteSplitFlush:PieceWritten",
+                               &written.back());
     }
   }
   if (!s.ok()) {
@@ -246,10 +264,10 @@ Status VlsmWriteSplitFlush(
       *num_input_entries - tombstones_given.count + memtable_tombstones.count;
   if (*memtable_payload_bytes >= tombstones_given.payload_bytes &&
       *memtable_garbage_bytes >= tombstones_given.payload_bytes) {
-    *memtable_payload_bytes += memtable_tombstones.payload_bytes -
-                               tombstones_given.payload_bytes;
-    *memtable_garbage_bytes += memtable_tombstones.payload_bytes -
-                               tombstones_given.payload_bytes;
+    *memtable_payload_bytes +=
+        memtable_tombstones.payload_bytes - tombstones_given.payload_bytes;
+    *memtable_garbage_bytes +=
+        memtable_tombstones.payload_bytes - tombstones_given.payload_bytes;
   }
 
   if (written.empty()) {

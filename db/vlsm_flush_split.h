@@ -56,6 +56,10 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class ColumnFamilyData;
+class VersionSet;
+struct ImmutableDBOptions;
+
 class FileSystem;
 struct FlushJobInfo;
 class FragmentedRangeTombstoneIterator;
@@ -115,6 +119,13 @@ struct VlsmFlushPieceEnv {
   SstFileManager* sst_file_manager = nullptr;  // may be null
 };
 
+// The environment of a flush's pieces in column family `cfd` of the DB whose
+// versions and options these are: FlushJob's own, so that the patch passes
+// three pointers instead of assembling it (patch 0011).
+VlsmFlushPieceEnv VlsmFlushPieceEnvOf(ColumnFamilyData* cfd,
+                                      VersionSet* versions,
+                                      const ImmutableDBOptions& db_options);
+
 // Writes the flush as one L0 file per piece between `split_keys` (at least
 // one), each with `*meta`'s epoch, times and temperature and, but for the
 // first, a file number of its own. On success `*meta` is the first non-empty
@@ -127,7 +138,9 @@ struct VlsmFlushPieceEnv {
 // flush then fails, the obsolete-file purge deletes the pieces and untracks
 // them). If this function fails it leaves no piece on disk and `*meta` has
 // file size 0; a failure later in the flush leaves the pieces to that purge,
-// as stock leaves its one file.
+// as stock leaves its one file. Each piece is reported to the sync point
+// "VlsmWriteSplitFlush:PieceWritten" (its FileMetaData) once written, for
+// tests that crash a flush between its pieces.
 Status VlsmWriteSplitFlush(
     const std::vector<std::string>& split_keys, InternalIterator* memtables,
     std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> range_dels,

@@ -1,13 +1,13 @@
 #include "db/vlsm_write_stalls.h"
 
-#include <cassert>
+#include <algorithm>
 #include <cinttypes>
 
 #include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
-#include "logging/logging.h"
 #include "options/cf_options.h"
+#include "rocksdb/env.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -45,6 +45,13 @@ L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
   return {l0_bytes, has_base ? vstorage.NumLevelBytes(base) : 0};
 }
 
+int VlsmL0SpeedupTrigger(const MutableCFOptions& moptions) {
+  const int trigger = moptions.level0_file_num_compaction_trigger;
+  return IsVlsmLayout(moptions.vlsm_layout)
+             ? std::min(trigger, moptions.level0_slowdown_writes_trigger)
+             : trigger;
+}
+
 bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
                        const MutableCFOptions& moptions, Logger* logger) {
   if (!IsVlsmLayout(moptions.vlsm_layout) ||
@@ -66,14 +73,16 @@ bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
       }
     }
   }
-  ROCKS_LOG_ERROR(logger,
-                  "vLSM liveness broken: writes may wait (pending compaction "
-                  "bytes %" PRIu64 ", L0 stall count %d, slowdown trigger %d) "
-                  "but no compaction is due (highest score %.3f, level %d) "
-                  "or running",
-                  debt, l0_count, moptions.level0_slowdown_writes_trigger,
-                  vstorage.CompactionScore(0), vstorage.CompactionScoreLevel(0));
-  assert(false);
+  // Log, not ROCKS_LOG_ERROR: that macro cuts upstream's source directory off
+  // __FILE__ by its length, past the end of a shorter path outside it.
+  Log(InfoLogLevel::ERROR_LEVEL, logger,
+      "vLSM liveness broken: writes may wait (pending compaction "
+      "bytes %" PRIu64
+      ", L0 stall count %d, slowdown trigger %d) "
+      "but no compaction is due (highest score %.3f, level %d) "
+      "or running",
+      debt, l0_count, moptions.level0_slowdown_writes_trigger,
+      vstorage.CompactionScore(0), vstorage.CompactionScoreLevel(0));
   return false;
 }
 

@@ -26,5 +26,4 @@ Status CheckLiveCompactionPriSwitch(CompactionPri opened, CompactionPri from,
 // vLSM layout.
 CompactionPri LiveSwitchHome(CompactionPri opened);
 
-
 }  // namespace ROCKSDB_NAMESPACE

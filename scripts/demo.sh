@@ -33,9 +33,7 @@ for arg in "$@"; do [[ "$arg" != OUT=* ]] || out=${arg#OUT=}; done
 out=$(settings_dir OUT "$out") || exit 2
 
 vlsm_install_packages "${VLSM_BUILD_PACKAGES[@]}" python3 python3-matplotlib time
-echo "== building ycsb_vlsm (Release)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "${VLSM_JOBS:-2}" --target ycsb_vlsm | tail -1
+vlsm_release_tree --update ycsb_vlsm
 
 # A fresh output directory: load_a.sh adds to an existing one.
 rm -rf "$out"

@@ -108,7 +108,7 @@ if wants reliability; then
 fi
 if wants underload; then
   echo "== 4. under load: YCSB Load A at 95% of vLSM's sustainable rate"
-  cmake --build build -j "${VLSM_JOBS:-2}" --target ycsb_vlsm | tail -1
+  vlsm_release_tree --update ycsb_vlsm
   scripts/under_load.sh OUT="$work/under-load"
 fi
 echo "== stress runs passed; logs in $work"

@@ -19,7 +19,7 @@
 # usage: under_load.sh [SETTINGS.env] [KEY=VALUE...]  (scripts/bench/README.md)
 #   LOAD_SECONDS (default 600), STEP (default 60), RATE (default: search),
 #   OUT (default build/under-load; not tmpfs: direct I/O),
-#   YCSB (default build/ycsb_vlsm)
+#   YCSB (default build/ycsb_vlsm, the Release tree's, built if missing)
 # Output: <OUT>/{sustainable,load}.{json,csv,out,err}, verify.{out,err}.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +27,8 @@ VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$VLSM_ROOT/scripts/lib/checks.sh"
 # shellcheck source=bench/settings.sh
 source "$VLSM_ROOT/scripts/bench/settings.sh"
+# shellcheck source=lib/deps.sh
+source "$VLSM_ROOT/scripts/lib/deps.sh"
 declare -A S=([LOAD_SECONDS]=600 [STEP]=60 [RATE]= [OUT]=build/under-load [YCSB]=build/ycsb_vlsm)
 settings_read "$@"
 seconds=${S[LOAD_SECONDS]} step=${S[STEP]} ycsb=${S[YCSB]}
@@ -35,7 +37,10 @@ out=$(settings_dir OUT "${S[OUT]}") || exit 2
 require_positive_int LOAD_SECONDS "$seconds"
 require_positive_int STEP "$step"
 [ -z "${S[RATE]}" ] || require_positive_int RATE "${S[RATE]}"
-[ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+if [ "${S[YCSB]}" = build/ycsb_vlsm ]; then
+  vlsm_release_tree ycsb_vlsm || exit 1
+fi
+[ -x "$ycsb" ] || { echo "error: YCSB=$ycsb is not an executable" >&2; exit 2; }
 # Not `mapfile < <(...)`: its exit status is lost, and the load would run
 # stock RocksDB with no vLSM properties.
 vlsm_text=$(python3 "$VLSM_ROOT/scripts/bench/systems.py" ycsb vlsm) || exit 2

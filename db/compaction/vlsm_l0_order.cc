@@ -7,10 +7,10 @@
 #include "db/compaction/compaction.h"
 #include "db/compaction/vlsm_l0_ranges.h"
 #include "db/version_edit.h"
-#include "logging/logging.h"
 #include "options/cf_options.h"
 #include "options/compaction_pri_name.h"
 #include "options/vlsm_layout.h"
+#include "rocksdb/env.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -64,8 +64,8 @@ Status VlsmCheckL0Order(CompactionPri pri,
     return "L0 file(s) " + FileNumbers(l0_inputs->files);
   };
   if (output_level == 0) {
-    const FileMetaData* left = L0FileOfATakenEpochLeftBehind(
-        l0_inputs->files, l0_newest_first);
+    const FileMetaData* left =
+        L0FileOfATakenEpochLeftBehind(l0_inputs->files, l0_newest_first);
     if (left != nullptr) {
       return Status::InvalidArgument(
           "a compaction into L0 takes " + taken() + " but not L0 file #" +
@@ -81,9 +81,8 @@ Status VlsmCheckL0Order(CompactionPri pri,
   // Named only when a rule is broken: this runs at every registration.
   auto rule = [pri] { return "compaction_pri=" + CompactionPriName(pri); };
   if (output_level == 0) {
-    return Status::InvalidArgument(
-        rule() + " never compacts L0 into L0 (" + taken() +
-        "): compact into L1 instead");
+    return Status::InvalidArgument(rule() + " never compacts L0 into L0 (" +
+                                   taken() + "): compact into L1 instead");
   }
   // The paper's layout is a queue; the ranged layout's picks are any range
   // closed over older overlapping files, which the walk below checks.
@@ -91,7 +90,8 @@ Status VlsmCheckL0Order(CompactionPri pri,
       (l0_inputs->size() != 1 || l0_newest_first.empty() ||
        l0_inputs->files[0] != l0_newest_first.back())) {
     return Status::InvalidArgument(
-        rule() + ": an automatic compaction takes exactly the "
+        rule() +
+        ": an automatic compaction takes exactly the "
         "oldest L0 file (" +
         (l0_newest_first.empty() ? std::string("none")
                                  : FileNumbers({l0_newest_first.back()})) +
@@ -99,8 +99,8 @@ Status VlsmCheckL0Order(CompactionPri pri,
   }
   // Walk L0 from the oldest file up: an input is out of order if an older
   // file that overlaps it stays in L0.
-  const std::unordered_set<const FileMetaData*> in_set(
-      l0_inputs->files.begin(), l0_inputs->files.end());
+  const std::unordered_set<const FileMetaData*> in_set(l0_inputs->files.begin(),
+                                                       l0_inputs->files.end());
   std::vector<const FileMetaData*> older_left_behind;
   for (auto it = l0_newest_first.rbegin(); it != l0_newest_first.rend(); ++it) {
     const FileMetaData* f = *it;
@@ -142,7 +142,10 @@ bool VlsmAdmitCompaction(Compaction* c, Logger* logger) {
   if (order.ok()) {
     return true;
   }
-  ROCKS_LOG_ERROR(logger, "Refused compaction: %s", order.ToString().c_str());
+  // Log, not ROCKS_LOG_ERROR: that macro cuts upstream's source directory off
+  // __FILE__ by its length, past the end of a shorter path outside it.
+  Log(InfoLogLevel::ERROR_LEVEL, logger, "Refused compaction: %s",
+      order.ToString().c_str());
   // Only the vLSM layouts' picks keep every rule by construction.
   assert(!IsVlsmLayout(c->mutable_cf_options()->vlsm_layout));
   c->MarkFilesBeingCompacted(false);

@@ -61,8 +61,9 @@ struct KeySpan {
 
 // ucmp->CompareWithoutTimestamp(a, b), without the virtual call for the
 // bytewise comparator, the common case: the L0 decisions sort and sweep
-// thousands of keys at every version install, under the DB mutex (at 1,000
-// L0 files the virtual calls were most of a millisecond; tools/vlsm_l0_cost).
+// thousands of keys at every version install, under the DB mutex, where a
+// virtual call per comparison is most of their cost (tools/vlsm_l0_cost
+// measures it).
 inline int CompareUserKeys(const Comparator* ucmp, const Slice& a,
                            const Slice& b) {
   static const Comparator* const kBytewise = BytewiseComparator();
@@ -148,7 +149,7 @@ int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
 // range's L1 bytes wide. With a fixed depth a fresh DB's first step would
 // take the trigger's worth of whole flushes (a flush is not cut while L1 is
 // empty) and the next one all of the new L1 with the flushes written
-// meanwhile: measured 224 MiB and 451 MiB at depth 32 with 8 MiB memtables.
+// meanwhile: at depth 32 with 8 MiB memtables, steps of hundreds of MiB.
 // Once L1 holds the trigger's memtables' worth (less one: an L1 at its target
 // less the file an L1 -> L2 step just took), the configured depth rules; so
 // in a settled tree the depth is at most about L1's target in memtables'

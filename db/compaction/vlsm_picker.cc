@@ -56,7 +56,8 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
   if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
     return false;
   }
-  FileMetaData* oldest = vstorage->LevelFiles(0).back();  // L0 is kept newest first
+  FileMetaData* oldest =
+      vstorage->LevelFiles(0).back();  // L0 is kept newest first
   if (oldest->being_compacted) {
     return false;
   }
@@ -70,9 +71,8 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 }
 
 bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
-                  CompactionPicker* picker,
-                  const MutableCFOptions& moptions, int output_level,
-                  int penultimate_level,
+                  CompactionPicker* picker, const MutableCFOptions& moptions,
+                  int output_level, int penultimate_level,
                   CompactionInputFiles* start_level_inputs, bool due_only) {
   if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
     return false;
@@ -106,11 +106,10 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
 }
 
 bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
-                      const std::string& cf_name,
-                      VersionStorageInfo* vstorage, CompactionPicker* picker,
-                      int output_level, int penultimate_level,
-                      CompactionInputFiles* start_level_inputs,
-                      bool due_only) {
+                      const std::string& cf_name, VersionStorageInfo* vstorage,
+                      CompactionPicker* picker, int output_level,
+                      int penultimate_level,
+                      CompactionInputFiles* start_level_inputs, bool due_only) {
   assert(IsVlsmLayout(moptions.vlsm_layout));
   return moptions.vlsm_layout == VlsmLayout::kRanged
              ? PickRangedL0(cf_name, vstorage, picker, moptions, output_level,
@@ -131,12 +130,11 @@ bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
   const std::vector<FileMetaData*> proposed = start_level_inputs->files;
   *output_level = vstorage->base_level();
   // Not due work: whichever step comes first may start.
-  if (!PickVlsmL0Inputs(mutable_cf_options, cf_name, vstorage, picker,
-                        *output_level,
-                        Compaction::EvaluatePenultimateLevel(
-                            vstorage, mutable_cf_options, ioptions, 0,
-                            *output_level),
-                        start_level_inputs, /*due_only=*/false)) {
+  if (!PickVlsmL0Inputs(
+          mutable_cf_options, cf_name, vstorage, picker, *output_level,
+          Compaction::EvaluatePenultimateLevel(vstorage, mutable_cf_options,
+                                               ioptions, 0, *output_level),
+          start_level_inputs, /*due_only=*/false)) {
     return false;
   }
   if (start_level_inputs->files != proposed) {
@@ -211,9 +209,9 @@ std::vector<size_t> OrderL1FilesGoodFirst(
       L2OverlapPerL1File(l1_files, l2_files, icmp.user_comparator());
   for (size_t i = 0; i < l1_files.size(); ++i) {
     const uint64_t size = std::max<uint64_t>(l1_files[i]->fd.GetFileSize(), 1);
-    candidates.push_back({i, policy.IsGood(overlaps[i]),
-                          static_cast<double>(overlaps[i]) /
-                              static_cast<double>(size)});
+    candidates.push_back(
+        {i, policy.IsGood(overlaps[i]),
+         static_cast<double>(overlaps[i]) / static_cast<double>(size)});
   }
   // Stable: equal keys keep key order, so ties go to the smaller key.
   std::stable_sort(candidates.begin(), candidates.end(),

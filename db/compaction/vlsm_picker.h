@@ -40,7 +40,6 @@ struct FileMetaData;
 struct ImmutableOptions;
 struct MutableCFOptions;
 
-
 // Fills start_level_inputs with exactly the oldest L0 file and returns true
 // when that compaction may start now: no other L0 compaction runs, and
 // neither the file nor the L1 files it overlaps take part in a running
@@ -66,18 +65,17 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 // proposed by a marked file, TTL or periodic compaction), when no step is
 // due every range may go, deepest first.
 bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
-                  CompactionPicker* picker,
-                  const MutableCFOptions& moptions, int output_level,
-                  int penultimate_level,
+                  CompactionPicker* picker, const MutableCFOptions& moptions,
+                  int output_level, int penultimate_level,
                   CompactionInputFiles* start_level_inputs,
                   bool due_only = true);
 
 // The L0 pick of the layout moptions.vlsm_layout names (the paper's:
 // PickOldestL0File; the ranged one: PickRangedL0), same arguments and result.
 bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
-                      const std::string& cf_name,
-                      VersionStorageInfo* vstorage, CompactionPicker* picker,
-                      int output_level, int penultimate_level,
+                      const std::string& cf_name, VersionStorageInfo* vstorage,
+                      CompactionPicker* picker, int output_level,
+                      int penultimate_level,
                       CompactionInputFiles* start_level_inputs,
                       bool due_only = true);
 

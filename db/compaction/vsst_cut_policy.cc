@@ -16,9 +16,9 @@ VsstCutPolicy::VsstCutPolicy(uint64_t max_file_size, uint64_t growth,
           max_file_size_ / std::max<uint64_t>(growth, 1), 1)),
       // Saturate rather than wrap for absurd inputs (options are validated,
       // but this type must never misbehave on its own).
-      overlap_bound_(growth != 0 && max_file_size_ >
-                                        std::numeric_limits<uint64_t>::max() /
-                                            growth
+      overlap_bound_(growth != 0 &&
+                             max_file_size_ >
+                                 std::numeric_limits<uint64_t>::max() / growth
                          ? std::numeric_limits<uint64_t>::max()
                          : max_file_size_ * growth),
       align_with_l2_(align_with_l2) {}
@@ -26,8 +26,8 @@ VsstCutPolicy::VsstCutPolicy(uint64_t max_file_size, uint64_t growth,
 namespace {
 // S_M and f of any column family's options, as the cut rule takes them.
 VsstCutPolicy VsstCutPolicyFromSizes(uint64_t target_file_size_base,
-                              double max_bytes_for_level_multiplier,
-                              bool align_with_l2 = false) {
+                                     double max_bytes_for_level_multiplier,
+                                     bool align_with_l2 = false) {
   // f as a whole number (both vLSM layouts refuse a fraction:
   // CheckVlsmOptions); a stock DB's fraction rounds down here, for every
   // user alike.
@@ -40,7 +40,8 @@ VsstCutPolicy VsstCutPolicyFromSizes(uint64_t target_file_size_base,
 
 uint64_t VsstOverlapBoundOf(uint64_t target_file_size_base,
                             double max_bytes_for_level_multiplier) {
-  return VsstCutPolicyFromSizes(target_file_size_base, max_bytes_for_level_multiplier)
+  return VsstCutPolicyFromSizes(target_file_size_base,
+                                max_bytes_for_level_multiplier)
       .overlap_bound();
 }
 
@@ -56,12 +57,10 @@ VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options) {
 std::optional<VsstCutPolicy> VsstOutputCutPolicy(const Compaction& c,
                                                  bool is_penultimate_level) {
   if (!IsVlsmLayout(c.mutable_cf_options()->vlsm_layout) ||
-      is_penultimate_level ||
-      c.output_level() != kVlsmVsstLevel) {
+      is_penultimate_level || c.output_level() != kVlsmVsstLevel) {
     return std::nullopt;
   }
   return VsstCutPolicyFor(*c.mutable_cf_options());
 }
-
 
 }  // namespace ROCKSDB_NAMESPACE

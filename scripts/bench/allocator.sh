@@ -24,7 +24,7 @@ require_positive_int KEYS "$keys"
 require_positive_int ROUNDS "$rounds"
 # shellcheck source=lib.sh
 source "$VLSM_ROOT/scripts/bench/lib.sh"
-cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target db_bench_vlsm db_bench_vlsm_glibc | tail -1
+vlsm_release_tree --update db_bench_vlsm db_bench_vlsm_glibc
 mkdir -p "$out"
 : > "$out/runs.tsv"
 

@@ -13,13 +13,15 @@ VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$VLSM_ROOT/scripts/lib/checks.sh"
 # shellcheck source=settings.sh
 source "$VLSM_ROOT/scripts/bench/settings.sh"
+# shellcheck source=../lib/deps.sh
+source "$VLSM_ROOT/scripts/lib/deps.sh"
 declare -A S=([KEYS]=2000000 [ROUNDS]=5 [OUT]=build/bench/overhead)
 settings_read "$@"
 keys=${S[KEYS]} rounds=${S[ROUNDS]} out=${S[OUT]}
 out=$(settings_dir OUT "$out") || exit 2
 require_positive_int KEYS "$keys"
 require_positive_int ROUNDS "$rounds"
-cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target db_bench db_bench_vlsm | tail -1
+vlsm_release_tree --update db_bench db_bench_vlsm
 mkdir -p "$out"
 
 ops() {  # binary, flags... -> ops/s of the fillrandom line

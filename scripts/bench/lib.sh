@@ -13,12 +13,15 @@ bench_common=(--key_size=16 --threads=1 --seed=1
 # What the machine did during each run (NAME.machine.json), as the eval runs.
 # shellcheck source=machine.sh
 source "$VLSM_ROOT/scripts/bench/machine.sh"
+# shellcheck source=../lib/deps.sh
+source "$VLSM_ROOT/scripts/lib/deps.sh"  # the Release tree (vlsm_release_tree)
 
 # vlsm_bench_run OUT_DIR NAME SYSTEM db_bench-flags...
-# Runs build/db_bench_vlsm with the common and SYSTEM's flags plus the given
-# ones; writes OUT_DIR/NAME.json (the metrics report), NAME.out (db_bench's
-# output), NAME.err, NAME.time ("user sys" CPU seconds) and NAME.machine.json
-# (machine.sh: CPU probe, other processes' cores, I/O wait, steal).
+# Runs build/db_bench_vlsm (or VLSM_BUILD_DIR's: ctest's tree) with the
+# common and SYSTEM's flags plus the given ones; writes OUT_DIR/NAME.json
+# (the metrics report), NAME.out (db_bench's output), NAME.err, NAME.time
+# ("user sys" CPU seconds) and NAME.machine.json (machine.sh: CPU probe,
+# other processes' cores, I/O wait, steal).
 # An unknown SYSTEM returns 2 before anything runs.
 vlsm_bench_run() {
   local out=$1 name=$2 system=$3; shift 3
@@ -33,7 +36,7 @@ vlsm_bench_run() {
   echo "== $name ($system): db_bench_vlsm $*"
   machine_begin
   if ! /usr/bin/time -f '%U %S' -o "$out/$name.time" \
-      "$VLSM_ROOT/build/db_bench_vlsm" "${bench_common[@]}" "${sys_flags[@]}" \
+      "${VLSM_BUILD_DIR:-$VLSM_RELEASE_DIR}/db_bench_vlsm" "${bench_common[@]}" "${sys_flags[@]}" \
       "$@" --vlsm_report="$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"; then
     echo "error: db_bench_vlsm failed for $name; last lines of $out/$name.err:" >&2
     tail -5 "$out/$name.err" >&2
@@ -44,7 +47,6 @@ vlsm_bench_run() {
   echo "   $(( $(date +%s) - t0 )) s"
 }
 
-vlsm_bench_build() {  # the binaries the benchmarks use, Release
-  cmake -S "$VLSM_ROOT" -B "$VLSM_ROOT/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$VLSM_ROOT/build" -j "${VLSM_JOBS:-2}" --target db_bench_vlsm | tail -1
+vlsm_bench_build() {  # the binaries the benchmarks use, Release, up to date
+  [ -n "${VLSM_BUILD_DIR:-}" ] || vlsm_release_tree --update db_bench_vlsm
 }

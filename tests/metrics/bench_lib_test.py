@@ -5,7 +5,8 @@ covers the run's own, a failed run leaves none, and report_db_bench.py prints th
 records and puts them in its JSON, with "-" for a run that has none; an
 unknown system exits 2 before anything runs.
 
-usage: bench_lib_test.py REPO_ROOT WORK_DIR  (REPO_ROOT/build: Release tree)
+usage: bench_lib_test.py REPO_ROOT WORK_DIR  (lib.sh runs $VLSM_BUILD_DIR's
+db_bench_vlsm, ctest's tree; without it, REPO_ROOT/build's)
 """
 import json
 import os
@@ -37,8 +38,9 @@ def fill_flags(name):
 class BenchLibMachineRecords(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        binary = os.path.join(ROOT, "build", "db_bench_vlsm")
-        # lib.sh runs REPO_ROOT/build's binary; a missing one fails here.
+        tree = os.environ.get("VLSM_BUILD_DIR") or os.path.join(ROOT, "build")
+        binary = os.path.join(tree, "db_bench_vlsm")
+        # lib.sh runs that tree's binary; a missing one fails here.
         assert os.access(binary, os.X_OK), "not built: " + binary
         shutil.rmtree(WORK, ignore_errors=True)
         os.makedirs(WORK)

@@ -80,11 +80,13 @@ class VlsmPickerTest : public testing::TestWithParam<CompactionPri> {
     return f;
   }
 
-  // L1 as three 1 MiB files 10 "a".."h", 11 "i".."p", 12 "q".."z".
-  void AddL1Thirds() {
-    Add(1, 10, "a", "h", 1 * kMiB);
-    Add(1, 11, "i", "p", 1 * kMiB);
-    Add(1, 12, "q", "z", 1 * kMiB);
+  // L1 as three 1 MiB files 10 "a".."h", 11 "i".."p", 12 "q".."z" (or
+  // numbered from `first`: a version's file numbers are unique, and
+  // PrepareForVersionAppend asserts it).
+  void AddL1Thirds(uint64_t first = 10) {
+    Add(1, first, "a", "h", 1 * kMiB);
+    Add(1, first + 1, "i", "p", 1 * kMiB);
+    Add(1, first + 2, "q", "z", 1 * kMiB);
   }
 
   void Finalize() {
@@ -397,12 +399,13 @@ class RangedPickTest : public VlsmPickerTest {
   }
 
   // Flushes `flushes`..1 cut in thirds over L1 in thirds, depth trigger set.
+  // L1's files are numbered from 1000: flush 1's pieces are 11..13.
   void AddAlignedFlushesOverL1(uint64_t flushes, int depth_trigger) {
     mutable_cf_options_.level0_file_num_compaction_trigger = depth_trigger;
     for (uint64_t e = flushes; e >= 1; --e) {
       AddAlignedFlush(e);
     }
-    AddL1Thirds();
+    AddL1Thirds(1000);
     Finalize();
   }
 
@@ -750,9 +753,9 @@ TEST_P(RangedPickTest, ARangedStepLowersTheEstimate) {
       AddL0(10 * e + 1, "a", "h", e);
       AddL0(10 * e + 3, "q", "z", e);
     }
-    Add(1, 10, "a", "h", 1 * kMiB);
-    Add(1, 13, "i", "p", 2 * kMiB);
-    Add(1, 12, "q", "z", 1 * kMiB);
+    Add(1, 1000, "a", "h", 1 * kMiB);
+    Add(1, 1003, "i", "p", 2 * kMiB);
+    Add(1, 1002, "q", "z", 1 * kMiB);
     Finalize();
   };
   after_step(false);
@@ -796,7 +799,7 @@ TEST_P(RangedPickTest, DebtEstimateOwesTheRunningStepOnly) {
     AddL0(10 * e + 2, "i", "p", e)->being_compacted = true;
     AddL0(10 * e + 3, "q", "z", e);
   }
-  AddL1Thirds();
+  AddL1Thirds(1000);  // flush 1's pieces are 11..13
   Finalize();
   EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 5 * kMiB / 2);
 }

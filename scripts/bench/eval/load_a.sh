@@ -17,6 +17,8 @@
 # FLOOR_SECONDS). Bad settings exit 2 before anything runs.
 # Output: <OUT>/config.txt, sustainable-<system>.{json,machine.json,csv,out,err},
 #         load<pct>-<system>.{json,machine.json,csv,out,err}.
+# Runs build/ycsb_vlsm (Release), building it if missing; with VLSM_BUILD_DIR
+# set, that tree's ycsb_vlsm (scripts/lib/deps.sh).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=../settings.sh
@@ -48,8 +50,8 @@ if [ -n "$loads" ] && [ -z "${S[BASE_RATE]}" ]; then
   case " ${S[SYSTEMS]} " in *" rocksdb "*) ;; *)
     echo "error: the LOADS are percentages of RocksDB's rate: put rocksdb in SYSTEMS or set BASE_RATE" >&2; exit 2;; esac
 fi
-ycsb=$VLSM_ROOT/build/ycsb_vlsm
-[ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+# The Release tree's harness, built if missing (or VLSM_BUILD_DIR's: ctest's).
+vlsm_binary ycsb ycsb_vlsm
 out=${S[OUT]:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
 db=${S[DB]}
 records=${S[RECORDS]}

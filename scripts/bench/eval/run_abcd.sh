@@ -27,6 +27,8 @@
 # <system> directory each, removed at the end) and the shared ones.
 # Output: <OUT>/config.txt, fill-<system>.*, closed-<w>-<dist>-<system>.*,
 #         run<pct>-<w>-<dist>-<system>.{json,machine.json,csv,out,err}.
+# Runs build/ycsb_vlsm (Release), building it if missing; with VLSM_BUILD_DIR
+# set, that tree's ycsb_vlsm (scripts/lib/deps.sh).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=../settings.sh
@@ -50,8 +52,8 @@ done
 for d in $distributions; do
   case "$d" in uniform|zipfian|latest) ;; *) echo "error: DISTRIBUTIONS: '$d' is not uniform, zipfian or latest" >&2; exit 2;; esac
 done
-ycsb=$VLSM_ROOT/build/ycsb_vlsm
-[ -x "$ycsb" ] || { echo "error: $ycsb not built (cmake --build build --target ycsb_vlsm)" >&2; exit 2; }
+# The Release tree's harness, built if missing (or VLSM_BUILD_DIR's: ctest's).
+vlsm_binary ycsb ycsb_vlsm
 out=${S[OUT]:-$VLSM_ROOT/build/eval/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 eval_config_paragraph run_abcd.sh >> "$out/config.txt"

@@ -4,11 +4,14 @@
 # systems), its files named after the run, and reading a report back.
 # The caller sources ../settings.sh, calls eval_shared_defaults, fills S
 # with its own keys, settings_read "$@", eval_check_settings, and sets
-# ycsb (the binary) and out (the results directory).
+# ycsb (the binary: vlsm_binary ycsb ycsb_vlsm) and out (the results
+# directory).
 # shellcheck source=../machine.sh
 source "$VLSM_ROOT/scripts/bench/machine.sh"
 # shellcheck source=../../lib/checks.sh
 source "$VLSM_ROOT/scripts/lib/checks.sh"
+# shellcheck source=../../lib/deps.sh
+source "$VLSM_ROOT/scripts/lib/deps.sh"  # vlsm_binary: the harness
 
 eval_shared_defaults() {  # the shared keys of S and their defaults
   S[REGIONS]=4 S[BG_JOBS]=2 S[SUBCOMPACTIONS]=1 S[BLOOM_BITS]=0 S[LOWER_CPU]=0
