@@ -113,7 +113,7 @@ using VlsmBuildFlushPiece = std::function<Status(
 struct VlsmFlushPieceEnv {
   const InternalKeyComparator* icmp = nullptr;
   std::function<uint64_t()> new_file_number;  // for every piece but the first
-  FileSystem* fs = nullptr;                    // to delete pieces on failure
+  FileSystem* fs = nullptr;                   // to delete pieces on failure
   const std::vector<DbPath>* cf_paths = nullptr;
   TableCache* table_cache = nullptr;           // to drop them from the cache
   SstFileManager* sst_file_manager = nullptr;  // may be null

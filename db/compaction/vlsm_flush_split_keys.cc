@@ -65,8 +65,9 @@ bool BusyRunStartIsGuard(const L0Run& run, const std::vector<L0Range>& ranges,
       return false;  // a range starts inside the run
     }
   }
-  const double per_flush = static_cast<double>(run.span.bytes) /
-                           static_cast<double>(std::max<size_t>(run.flushes, 1));
+  const double per_flush =
+      static_cast<double>(run.span.bytes) /
+      static_cast<double>(std::max<size_t>(run.flushes, 1));
   return per_flush >= sliver_bytes;
 }
 
@@ -91,14 +92,17 @@ void AlignGuardsWithL1(const std::vector<KeySpan>& l0,
   for (size_t i = 0; i < guards->size(); ++i) {
     const Slice guard = (*guards)[i];
     // The highest L1 boundary at or below the guard.
-    const auto above = std::upper_bound(
-        first_boundary, l1.end(), guard,
-        [&](const Slice& key, const KeySpan& f) { return less(key, f.smallest); });
+    const auto above =
+        std::upper_bound(first_boundary, l1.end(), guard,
+                         [&](const Slice& key, const KeySpan& f) {
+                           return less(key, f.smallest);
+                         });
     if (above == first_boundary) {
       continue;  // no boundary at or below it
     }
     const Slice boundary = std::prev(above)->smallest;
-    if (!less(boundary, guard) || (i > 0 && !less((*guards)[i - 1], boundary))) {
+    if (!less(boundary, guard) ||
+        (i > 0 && !less((*guards)[i - 1], boundary))) {
       continue;  // already there, or at or below the guard under it
     }
     KeySpan between{boundary, guard};
@@ -299,8 +303,7 @@ std::vector<std::string> FlushSplitKeys(const std::vector<KeySpan>& l0,
   const std::vector<Slice> guards =
       GuardsOf(l0, l1, ranges, all_runs, ucmp, sliver_bytes);
   const std::vector<Slice> candidates = CandidateCuts(l0, l1, guards, ucmp);
-  const IntervalWeights weights =
-      WeighIntervals(candidates, l1, ranges, ucmp);
+  const IntervalWeights weights = WeighIntervals(candidates, l1, ranges, ucmp);
   if (weights.total <= 0) {
     return {};
   }

@@ -70,8 +70,8 @@ std::vector<bool> Marked(size_t n, const std::vector<size_t>& indexes) {
 // The key ranges of the connected groups of l0's files in `which`
 // (overlapping files merged), ascending.
 std::vector<KeySpan> HullsOf(const std::vector<KeySpan>& l0,
-                            const std::vector<size_t>& which,
-                            const Comparator* ucmp) {
+                             const std::vector<size_t>& which,
+                             const Comparator* ucmp) {
   std::vector<KeySpan> spans;
   for (size_t i : which) {
     spans.push_back(l0[i]);
@@ -98,8 +98,7 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
                                             const RangedL0Triggers& triggers,
                                             bool count_busy) {
   const size_t depth = static_cast<size_t>(std::max(triggers.depth, 1));
-  const uint64_t total =
-      CountedBytes(l0, nullptr, count_busy);
+  const uint64_t total = CountedBytes(l0, nullptr, count_busy);
   const bool over_bytes =
       triggers.byte_target > 0 && total >= triggers.byte_target;
   // The byte rule may take any range; the depth rule only deep ones.
@@ -131,8 +130,8 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
   }
   // What the steps due by depth take (the closure of a union is the union
   // of the closures) stays out of what the byte rule measures.
-  std::vector<bool> taken = Marked(
-      l0.size(), OlderOverlapClosure(l0, union_of_seeds, ucmp));
+  std::vector<bool> taken =
+      Marked(l0.size(), OlderOverlapClosure(l0, union_of_seeds, ucmp));
   uint64_t staying = total - CountedBytes(l0, &taken, count_busy);
   std::stable_sort(seeds.begin(), seeds.end(),
                    [](const Seed& a, const Seed& b) {

@@ -49,10 +49,10 @@ struct RangedL0Triggers {
 // over one key), in the order the picker tries them: due by depth, deepest
 // first, then on equal depth the oldest epoch among them first; then due by
 // bytes, oldest first (the oldest epoch among them), a seed whose step the
-// seeds before it already take left out. count_busy: whether files in a running compaction count (for
-// the estimate: a running step is still owed, as RocksDB's own estimate
-// counts them) or not (for the pick and the score: what a new step may
-// take). Empty when nothing is due.
+// seeds before it already take left out. count_busy: whether files in a running
+// compaction count (for the estimate: a running step is still owed, as
+// RocksDB's own estimate counts them) or not (for the pick and the score: what
+// a new step may take). Empty when nothing is due.
 std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
                                             const Comparator* ucmp,
                                             const RangedL0Triggers& triggers,

@@ -19,8 +19,8 @@
 //     [0] #12 epoch 9           [c ..... h]
 //     [1] #11 epoch 8                [f ......... q]
 //     [2] #10 epoch 7      [a ... d]
-//   ends():  a< c< d> f< h> q>   (< start, > end; ties: exclusive ends,
-//                                  then starts, then ends, then by span)
+//   ends():  a< c< d> f< h> q>   (< start, > end; at one key: exclusive
+//                                  ends, then starts, then ends)
 //   depth(): 2 (c..d and f..h lie under two files)
 #pragma once
 

@@ -54,8 +54,7 @@ std::vector<Slice> RangeStarts(const std::vector<KeySpan>& l0,
   bool after_end = true;
   for (const L0End& e : SortedL0Ends(l0, ucmp, count_busy)) {
     if (e.order == L0End::kStart && after_end &&
-        (starts.empty() ||
-         CompareUserKeys(ucmp, starts.back(), e.key) < 0)) {
+        (starts.empty() || CompareUserKeys(ucmp, starts.back(), e.key) < 0)) {
       starts.push_back(e.key);
     }
     after_end = e.order != L0End::kStart;
@@ -68,9 +67,9 @@ std::vector<Slice> RangeStarts(const std::vector<KeySpan>& l0,
 // sliver dropped from the starts joins the range above it).
 size_t RangeHolding(const std::vector<Slice>& starts, const Slice& key,
                     const Comparator* ucmp) {
-  const size_t k = std::upper_bound(starts.begin(), starts.end(), key,
-                                    UserKeyLess{ucmp}) -
-                   starts.begin();
+  const size_t k =
+      std::upper_bound(starts.begin(), starts.end(), key, UserKeyLess{ucmp}) -
+      starts.begin();
   return k == 0 ? 0 : k - 1;
 }
 
@@ -78,8 +77,7 @@ size_t RangeHolding(const std::vector<Slice>& starts, const Slice& key,
 
 std::vector<L0Range> L0RangesOf(const std::vector<KeySpan>& l0,
                                 const Comparator* ucmp, double sliver_bytes) {
-  const std::vector<Slice> starts =
-      RangeStarts(l0, ucmp, /*count_busy=*/false);
+  const std::vector<Slice> starts = RangeStarts(l0, ucmp, /*count_busy=*/false);
   // The ranges from `starts`: each file in the one that holds its first key.
   auto ranges_from = [&](const std::vector<Slice>& firsts) {
     std::vector<uint64_t> bytes(firsts.size(), 0);
@@ -94,10 +92,9 @@ std::vector<L0Range> L0RangesOf(const std::vector<KeySpan>& l0,
     }
     std::vector<L0Range> ranges;
     for (size_t k = 0; k < firsts.size(); ++k) {
-      ranges.push_back(
-          {firsts[k],
-           static_cast<double>(bytes[k]) /
-               static_cast<double>(std::max<size_t>(DistinctEpochs(epochs[k]), 1))});
+      ranges.push_back({firsts[k], static_cast<double>(bytes[k]) /
+                                       static_cast<double>(std::max<size_t>(
+                                           DistinctEpochs(epochs[k]), 1))});
     }
     return ranges;
   };
@@ -162,10 +159,10 @@ bool SpansOverlap(const KeySpan& a, const KeySpan& b, const Comparator* ucmp) {
 
 KeySpan SpanOf(const FileMetaData& f) {
   KeySpan span{f.smallest.user_key(), f.largest.user_key(), f.epoch_number,
-              f.fd.GetFileSize(), f.being_compacted};
-  span.exclusive_end = f.largest.size() > 0 &&
-                       ExtractInternalKeyFooter(f.largest.Encode()) ==
-                           kRangeTombstoneSentinel;
+               f.fd.GetFileSize(), f.being_compacted};
+  span.exclusive_end =
+      f.largest.size() > 0 &&
+      ExtractInternalKeyFooter(f.largest.Encode()) == kRangeTombstoneSentinel;
   return span;
 }
 

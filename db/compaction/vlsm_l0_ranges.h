@@ -55,7 +55,7 @@ struct KeySpan {
   Slice largest;
   uint64_t epoch = 0;  // L0: a larger epoch holds newer data
   uint64_t bytes = 0;
-  bool busy = false;   // taking part in a running compaction
+  bool busy = false;           // taking part in a running compaction
   bool exclusive_end = false;  // `largest` itself is not in the range
 };
 
