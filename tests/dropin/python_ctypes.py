@@ -2,7 +2,9 @@
 librocksdb.so.9 with no allocator preloaded (a jemalloc-linked library fails
 here with "cannot allocate memory in static TLS block"), turns vLSM on with
 rocksdb_options_configure_vlsm, writes, reads back, and checks that a
-conflicting option is refused with a message that names it.
+conflicting option is refused with a message that names it; and turns on
+the recommended ranged layout with its one call,
+rocksdb_options_configure_vlsm_ranged.
 
 usage: python3 python_ctypes.py LIBRARY_PATH WORK_DIR
 """
@@ -11,6 +13,7 @@ import os
 import sys
 
 ROCKSDB_K_VLSM_COMPACTION_PRI = 5  # rocksdb/vlsm_c.h
+ROCKSDB_K_VLSM_RANGED_COMPACTION_PRI = 6
 
 
 def load(path):
@@ -25,6 +28,7 @@ def load(path):
         "rocksdb_options_set_level_compaction_dynamic_level_bytes": (None, [p, ctypes.c_ubyte]),
         "rocksdb_options_get_compaction_pri": (i, [p]),
         "rocksdb_options_configure_vlsm": (None, [p, u64, i, i, err]),
+        "rocksdb_options_configure_vlsm_ranged": (None, [p, err]),
         "rocksdb_options_check_vlsm": (None, [p, err]),
         "rocksdb_open": (p, [p, s, err]),
         "rocksdb_close": (None, [p]),
@@ -86,6 +90,17 @@ def main(library, work):
     assert message and "level_compaction_dynamic_level_bytes" in message, message
     print(f"  ctypes: the conflicting option is refused: {message}")
     lib.rocksdb_options_destroy(opt)
+
+    err = ctypes.c_char_p()  # the message above is freed
+    ranged = lib.rocksdb_options_create()
+    lib.rocksdb_options_configure_vlsm_ranged(ranged, ctypes.byref(err))
+    assert not err, take_error(lib, err)
+    pri = lib.rocksdb_options_get_compaction_pri(ranged)
+    assert pri == ROCKSDB_K_VLSM_RANGED_COMPACTION_PRI, pri
+    lib.rocksdb_options_check_vlsm(ranged, ctypes.byref(err))
+    assert not err, take_error(lib, err)
+    lib.rocksdb_options_destroy(ranged)
+    print("  ctypes: configure_vlsm_ranged sets the ranged layout: ok")
     print("python_ctypes: all checks passed")
 
 
