@@ -30,10 +30,10 @@ L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
     if (l0.empty() || !has_base) {
       return {};
     }
-    return RangedL0Debt(VlsmL0ModelOf(vstorage)->SpansNow(l0),
-                        SpansOf(vstorage.LevelFiles(base)),
+    const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
+    return RangedL0Debt(model->SpansNow(l0), SpansOf(vstorage.LevelFiles(base)),
                         vstorage.user_comparator(),
-                        RangedL0TriggersOf(vstorage, moptions));
+                        RangedL0TriggersOf(vstorage, moptions), &model->ends());
   }
   // Stock's test and sums, as EstimateCompactionBytesNeeded had them.
   const uint64_t l0_bytes = TotalFileSize(l0);

@@ -20,8 +20,9 @@ struct Seed {
 // sets smaller than this are not wanted.
 std::vector<Seed> SeedsInKeyOrder(const std::vector<KeySpan>& l0,
                                   const Comparator* ucmp, bool count_busy,
-                                  size_t min_depth) {
-  const std::vector<L0End> ends = SortedL0Ends(l0, ucmp, count_busy);
+                                  size_t min_depth,
+                                  const std::vector<L0End>* all_ends) {
+  const std::vector<L0End> ends = SortedL0Ends(l0, ucmp, count_busy, all_ends);
   // Every snapshot holds a file that starts at its key, so no two repeat.
   std::vector<Seed> seeds;
   std::set<size_t> active;
@@ -93,17 +94,17 @@ std::vector<KeySpan> HullsOf(const std::vector<KeySpan>& l0,
 
 }  // namespace
 
-std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
-                                            const Comparator* ucmp,
-                                            const RangedL0Triggers& triggers,
-                                            bool count_busy) {
+std::vector<std::vector<size_t>> DueL0Seeds(
+    const std::vector<KeySpan>& l0, const Comparator* ucmp,
+    const RangedL0Triggers& triggers, bool count_busy,
+    const std::vector<L0End>* all_ends) {
   const size_t depth = static_cast<size_t>(std::max(triggers.depth, 1));
   const uint64_t total = CountedBytes(l0, nullptr, count_busy);
   const bool over_bytes =
       triggers.byte_target > 0 && total >= triggers.byte_target;
   // The byte rule may take any range; the depth rule only deep ones.
   std::vector<Seed> seeds =
-      SeedsInKeyOrder(l0, ucmp, count_busy, over_bytes ? 1 : depth);
+      SeedsInKeyOrder(l0, ucmp, count_busy, over_bytes ? 1 : depth, all_ends);
 
   std::vector<const Seed*> by_depth;
   for (const Seed& s : seeds) {
@@ -160,9 +161,10 @@ std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
 }
 
 double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
-                     const RangedL0Triggers& triggers) {
+                     const RangedL0Triggers& triggers,
+                     const std::vector<L0End>* all_ends) {
   const double by_depth =
-      static_cast<double>(MaxDepth(l0, ucmp, /*count_busy=*/false)) /
+      static_cast<double>(MaxDepth(l0, ucmp, /*count_busy=*/false, all_ends)) /
       static_cast<double>(std::max(triggers.depth, 1));
   if (triggers.byte_target == 0) {
     return by_depth;
@@ -176,10 +178,11 @@ double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
 L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
                         const std::vector<KeySpan>& below,
                         const Comparator* ucmp,
-                        const RangedL0Triggers& triggers) {
+                        const RangedL0Triggers& triggers,
+                        const std::vector<L0End>* all_ends) {
   std::vector<size_t> seeds;
   for (const std::vector<size_t>& s :
-       DueL0Seeds(l0, ucmp, triggers, /*count_busy=*/true)) {
+       DueL0Seeds(l0, ucmp, triggers, /*count_busy=*/true, all_ends)) {
     seeds.insert(seeds.end(), s.begin(), s.end());
   }
   // A running step is owed until it installs, due or not now (the trigger

@@ -52,18 +52,20 @@ struct RangedL0Triggers {
 // seeds before it already take left out. count_busy: whether files in a running
 // compaction count (for the estimate: a running step is still owed, as
 // RocksDB's own estimate counts them) or not (for the pick and the score: what
-// a new step may take). Empty when nothing is due.
-std::vector<std::vector<size_t>> DueL0Seeds(const std::vector<KeySpan>& l0,
-                                            const Comparator* ucmp,
-                                            const RangedL0Triggers& triggers,
-                                            bool count_busy);
+// a new step may take). Empty when nothing is due. `all_ends` here and below:
+// L0's ends sorted before, as SortedL0Ends (vlsm_l0_ranges.h) takes them.
+std::vector<std::vector<size_t>> DueL0Seeds(
+    const std::vector<KeySpan>& l0, const Comparator* ucmp,
+    const RangedL0Triggers& triggers, bool count_busy,
+    const std::vector<L0End>* all_ends = nullptr);
 
 // L0's compaction score: the deepest key over the depth trigger, or L0's
 // bytes over the byte target, whichever is more; over files not being
 // compacted. It is >= 1 exactly when DueL0Seeds(count_busy = false) is not
 // empty.
 double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
-                     const RangedL0Triggers& triggers);
+                     const RangedL0Triggers& triggers,
+                     const std::vector<L0End>* all_ends = nullptr);
 
 // L0's term of the estimate of pending compaction bytes: the L0 bytes of
 // the due steps (busy files counted), each file once, and the bytes of the
@@ -77,6 +79,7 @@ struct L0DebtTerm {
 L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
                         const std::vector<KeySpan>& below,
                         const Comparator* ucmp,
-                        const RangedL0Triggers& triggers);
+                        const RangedL0Triggers& triggers,
+                        const std::vector<L0End>* all_ends = nullptr);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -14,12 +14,7 @@ VlsmL0Model::VlsmL0Model(const std::vector<FileMetaData*>& l0,
     bytes_ += s.bytes;
   }
   ends_ = SortedL0Ends(spans_, ucmp, /*count_busy=*/true);
-  // A sweep over the ends: +1 where a span starts, -1 where it ends.
-  int depth = 0;
-  for (const L0End& end : ends_) {
-    depth += end.order == L0End::kStart ? +1 : -1;
-    depth_ = std::max(depth_, depth);
-  }
+  depth_ = MaxDepth(spans_, ucmp, /*count_busy=*/true, &ends_);
 }
 
 std::vector<KeySpan> VlsmL0Model::SpansNow(

@@ -1,6 +1,7 @@
 #include "db/compaction/vlsm_l0_ranges.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 #include "db/dbformat.h"
@@ -19,8 +20,19 @@ bool UpToEnd(const Slice& key, const KeySpan& s, const Comparator* ucmp) {
 }  // namespace
 
 std::vector<L0End> SortedL0Ends(const std::vector<KeySpan>& l0,
-                                const Comparator* ucmp, bool count_busy) {
+                                const Comparator* ucmp, bool count_busy,
+                                const std::vector<L0End>* all_ends) {
   std::vector<L0End> ends;
+  if (all_ends != nullptr) {
+    assert(all_ends->size() == 2 * l0.size());
+    ends.reserve(all_ends->size());
+    for (const L0End& e : *all_ends) {
+      if (count_busy || !l0[e.span].busy) {
+        ends.push_back(e);
+      }
+    }
+    return ends;
+  }
   for (size_t i = 0; i < l0.size(); ++i) {
     const KeySpan& s = l0[i];
     if (count_busy || !s.busy) {
@@ -176,11 +188,11 @@ std::vector<KeySpan> SpansOf(const std::vector<FileMetaData*>& files) {
 }
 
 int MaxDepth(const std::vector<KeySpan>& l0, const Comparator* ucmp,
-             bool count_busy) {
+             bool count_busy, const std::vector<L0End>* all_ends) {
   // A sweep over the ends: +1 where a span starts, -1 where it ends.
   int depth = 0;
   int deepest = 0;
-  for (const L0End& end : SortedL0Ends(l0, ucmp, count_busy)) {
+  for (const L0End& end : SortedL0Ends(l0, ucmp, count_busy, all_ends)) {
     depth += end.order == L0End::kStart ? +1 : -1;
     deepest = std::max(deepest, depth);
   }

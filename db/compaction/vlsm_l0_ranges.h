@@ -97,8 +97,16 @@ struct L0End {
 
 // The ends of the spans (with count_busy = false, of those not being
 // compacted), in that order.
+//
+// `all_ends`, when given, is SortedL0Ends(l0, ucmp, true) sorted before (a
+// version's L0 model holds it: VlsmL0Model::ends()): the ends are taken from
+// it, busy spans left out unless count_busy, instead of sorted again. The
+// order among ends of one kind at one key may then differ from a fresh
+// sort's; no sweep here depends on it (each acts on a key's ends of one kind
+// together).
 std::vector<L0End> SortedL0Ends(const std::vector<KeySpan>& l0,
-                                const Comparator* ucmp, bool count_busy);
+                                const Comparator* ucmp, bool count_busy,
+                                const std::vector<L0End>* all_ends = nullptr);
 
 // Whether the span ends before `key` (holds no key at or above it): the
 // binary-search test of sweeps over sorted, disjoint spans.
@@ -118,8 +126,10 @@ bool SpansOverlap(const KeySpan& a, const KeySpan& b, const Comparator* ucmp);
 // L0's depth: the most spans that cover any one user key (0 for none).
 // With count_busy = false, spans in a running compaction do not count, as
 // RocksDB's L0 score counts only files not being compacted.
+// `all_ends` as for SortedL0Ends.
 int MaxDepth(const std::vector<KeySpan>& l0, const Comparator* ucmp,
-             bool count_busy = true);
+             bool count_busy = true,
+             const std::vector<L0End>* all_ends = nullptr);
 
 // The L0 inputs of the step that starts from `seed`: the seed, then, until
 // nothing changes, every span older than one already taken whose range

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <memory>
 
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker.h"
@@ -79,13 +80,15 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
   }
   const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
   const Comparator* ucmp = vstorage->user_comparator();
-  const std::vector<KeySpan> spans = VlsmL0ModelOf(*vstorage)->SpansNow(l0);
+  const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage);
+  const std::vector<KeySpan> spans = model->SpansNow(l0);
   std::vector<std::vector<size_t>> seeds =
       DueL0Seeds(spans, ucmp, RangedL0TriggersOf(*vstorage, moptions),
-                 /*count_busy=*/false);
+                 /*count_busy=*/false, &model->ends());
   if (seeds.empty() && !due_only) {
     // Every range, deepest first: a trigger of depth 1 makes each one due.
-    seeds = DueL0Seeds(spans, ucmp, RangedL0Triggers{}, /*count_busy=*/false);
+    seeds = DueL0Seeds(spans, ucmp, RangedL0Triggers{}, /*count_busy=*/false,
+                       &model->ends());
   }
   for (const std::vector<size_t>& seed : seeds) {
     CompactionInputFiles candidate;
@@ -183,11 +186,13 @@ void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
     case VlsmLayout::kSingleFile:
       VlsmPutL0Last(max_input_level, scores_by_level);
       break;
-    case VlsmLayout::kRanged:
+    case VlsmLayout::kRanged: {
+      const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
       (*scores_by_level)[0] = RangedL0Score(
-          VlsmL0ModelOf(vstorage)->SpansNow(vstorage.LevelFiles(0)),
-          vstorage.user_comparator(), RangedL0TriggersOf(vstorage, moptions));
+          model->SpansNow(vstorage.LevelFiles(0)), vstorage.user_comparator(),
+          RangedL0TriggersOf(vstorage, moptions), &model->ends());
       break;
+    }
     case VlsmLayout::kStock:
       break;
   }
