@@ -1,13 +1,14 @@
 """One compressed archive of raw runs per experiment directory (issue 22).
 
 An experiment directory under docs/results keeps in the open what a reader
-or a page needs (config.txt, summary.json, any README or medians, and the
-.diff an experiment's library was built with); its raw runs (each run's
-report JSON, per-second CSV, db_bench/ycsb output and machine record) go
-into raw.tar.xz beside them. The .err progress logs are
-dropped: they repeat the CSVs. An experiment of several runs keeps each run
-in a subdirectory (its config.txt and summary.json open) and all their raw
-files in the experiment's one archive, as <run>/<file>.
+or a page needs (its config.txt, summary.json, README and the .diff its
+library was built with); its raw runs (each run's report JSON, per-second
+CSV, db_bench/ycsb output and machine record) go into raw.tar.xz beside
+them. The .err progress logs are dropped: they repeat the CSVs. An
+experiment of several runs keeps each run in a subdirectory, and the whole
+run, its config.txt and summary.json too, goes into the experiment's one
+archive, as <run>/<file>: the page carries the runs' figures and medians,
+and a directory of 20 runs would otherwise keep 40 files open.
 
   python3 results_archive.py pack DIR...   pack each experiment directory
   unpacked(DIR)                            (for the report scripts) DIR with
@@ -33,15 +34,14 @@ def _kept_open(name):
 
 
 def _loose_files(directory):
-    """directory's files and its subdirectories' (as sub/name) that are not
-    kept open, sorted."""
+    """directory's files that are not kept open, and every file of its
+    subdirectories (as sub/name), sorted."""
     names = []
     for n in sorted(os.listdir(directory)):
         path = os.path.join(directory, n)
         if os.path.isdir(path):
             names += [n + "/" + m for m in sorted(os.listdir(path))
-                      if os.path.isfile(os.path.join(path, m))
-                      and not _kept_open(m) and m != ARCHIVE]
+                      if os.path.isfile(os.path.join(path, m))]
         elif not _kept_open(n) and n != ARCHIVE:
             names.append(n)
     return names
@@ -83,6 +83,9 @@ def pack(directory):
     os.replace(archive + ".new", archive)
     for n in names:
         os.remove(os.path.join(directory, n))
+    for n in {n.split("/")[0] for n in names if "/" in n}:
+        if not os.listdir(os.path.join(directory, n)):
+            os.rmdir(os.path.join(directory, n))
     return len(raw)
 
 
@@ -101,7 +104,8 @@ def unpacked(directory):
         archive, prefix = parent_archive, os.path.basename(directory) + "/"
     tmp = tempfile.mkdtemp(prefix="results-")
     atexit.register(shutil.rmtree, tmp, True)
-    for n in os.listdir(directory):
+    # A packed run has no directory left: all of it is in the archive.
+    for n in os.listdir(directory) if os.path.isdir(directory) else []:
         if n != ARCHIVE and os.path.isfile(os.path.join(directory, n)):
             shutil.copy(os.path.join(directory, n), tmp)
     with tarfile.open(archive, "r:xz") as tar:
