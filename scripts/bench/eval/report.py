@@ -29,7 +29,7 @@ import sys
 # The machine-record reader is shared with the db_bench summary, one level up.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from machine_record import machine_figures  # noqa: E402
-from results_archive import unpacked  # noqa: E402
+from results_archive import ARCHIVE, unpacked  # noqa: E402
 from systems import SYSTEMS  # noqa: E402
 
 BASELINE, OURS = "rocksdb-io", "vlsm"
@@ -539,7 +539,11 @@ def read_out_dir(out, load, producer):
     experiment the last is a temporary unpacked copy: what reads the raw run
     files again (the figures) must read them there."""
     tool = os.path.basename(sys.argv[0])
-    if not os.path.isdir(out):
+    # A packed run of a committed experiment has no directory of its own:
+    # it is in its parent's archive.
+    packed_run = os.path.exists(os.path.join(
+        os.path.dirname(os.path.normpath(out)), ARCHIVE))
+    if not os.path.isdir(out) and not packed_run:
         sys.exit(f"{tool}: {out} is not a directory")
     out = unpacked(out)  # committed experiments keep their raw runs packed
     runs = load(out)
