@@ -46,6 +46,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/column_family.h"
@@ -151,11 +152,16 @@ class Trace {
   std::string text_;
 };
 
+DBImpl* ImplOf(DB* db) { return static_cast<DBImpl*>(db->GetRootDB()); }
+
+ColumnFamilyData* DefaultCfdOf(DB* db) {
+  return static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
+}
+
 // The decisions a version install left behind, read under the DB mutex.
 std::string StateOf(DB* db) {
-  auto* impl = static_cast<DBImpl*>(db->GetRootDB());
-  ColumnFamilyData* cfd =
-      static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
+  DBImpl* impl = ImplOf(db);
+  ColumnFamilyData* cfd = DefaultCfdOf(db);
   std::ostringstream s;
   {
     InstrumentedMutexLock lock(impl->mutex());
@@ -171,9 +177,10 @@ std::string StateOf(DB* db) {
       << " l0-stall-count " << vs->l0_delay_trigger_count() << " base-level "
       << vs->base_level();
     const WriteController& wc = impl->write_controller();
-    s << " write " << (wc.IsStopped()   ? "stopped"
-                       : wc.NeedsDelay() ? "delayed"
-                                         : "normal")
+    s << " write "
+      << (wc.IsStopped()    ? "stopped"
+          : wc.NeedsDelay() ? "delayed"
+                            : "normal")
       << " rate " << wc.delayed_write_rate();
   }
   std::map<std::string, std::string> stalls;
@@ -195,31 +202,29 @@ std::string StateOf(DB* db) {
   return s.str();
 }
 
-std::string LevelFilesText(DB* db, int level) {
-  auto* impl = static_cast<DBImpl*>(db->GetRootDB());
-  ColumnFamilyData* cfd =
-      static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
-  InstrumentedMutexLock lock(impl->mutex());
-  std::string out;
+// The files of `level` in the current version, in its order: number and text.
+std::vector<std::pair<uint64_t, std::string>> LevelFiles(DB* db, int level) {
+  InstrumentedMutexLock lock(ImplOf(db)->mutex());
+  std::vector<std::pair<uint64_t, std::string>> files;
   for (const FileMetaData* f :
-       cfd->current()->storage_info()->LevelFiles(level)) {
-    out += "    " + FileText(*f) + "\n";
+       DefaultCfdOf(db)->current()->storage_info()->LevelFiles(level)) {
+    files.emplace_back(f->fd.GetNumber(), FileText(*f));
+  }
+  return files;
+}
+
+std::string LevelFilesText(DB* db, int level) {
+  std::string out;
+  for (const auto& file : LevelFiles(db, level)) {
+    out += "    " + file.second + "\n";
   }
   return out;
 }
 
 // The files of `level` in the current version, by number.
 std::map<uint64_t, std::string> FilesOf(DB* db, int level) {
-  auto* impl = static_cast<DBImpl*>(db->GetRootDB());
-  ColumnFamilyData* cfd =
-      static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
-  InstrumentedMutexLock lock(impl->mutex());
-  std::map<uint64_t, std::string> files;
-  for (const FileMetaData* f :
-       cfd->current()->storage_info()->LevelFiles(level)) {
-    files[f->fd.GetNumber()] = FileText(*f);
-  }
-  return files;
+  const auto files = LevelFiles(db, level);
+  return std::map<uint64_t, std::string>(files.begin(), files.end());
 }
 
 class Recorder : public EventListener {
@@ -228,10 +233,10 @@ class Recorder : public EventListener {
 
   void OnFlushCompleted(DB*, const FlushJobInfo& info) override {
     std::lock_guard<std::mutex> l(mu_);
-    flush_told_.push_back(
-        "  flush listener: slowdown " +
-        std::to_string(info.triggered_writes_slowdown) + " stop " +
-        std::to_string(info.triggered_writes_stop));
+    flush_told_.push_back("  flush listener: slowdown " +
+                          std::to_string(info.triggered_writes_slowdown) +
+                          " stop " +
+                          std::to_string(info.triggered_writes_stop));
     cv_.notify_all();
   }
 
@@ -259,8 +264,7 @@ class Recorder : public EventListener {
     for (const CompactionFileInfo& f : ci.output_file_infos) {
       auto it = now.find(f.file_number);
       s << "\n    "
-        << (it != now.end() ? it->second
-                            : "#" + std::to_string(f.file_number));
+        << (it != now.end() ? it->second : "#" + std::to_string(f.file_number));
     }
     s << "\n" << StateOf(db);
     trace_->Line(s.str());
@@ -404,9 +408,7 @@ int Run(const Args& args) {
                    StateOf(db.get()));
       }
       auto writes_stopped = [&db] {
-        return static_cast<DBImpl*>(db->GetRootDB())
-            ->write_controller()
-            .IsStopped();
+        return ImplOf(db.get())->write_controller().IsStopped();
       };
       for (int f = 0; f < kFlushesPerRound; ++f) {
         // A stop (after a flush, or a live switch of the layout) would hold
@@ -554,7 +556,8 @@ int main(int argc, char** argv) {
   ROCKSDB_NAMESPACE::Args args;
   const std::map<std::string, std::function<void(const char*)>> flags = {
       {"--layout", [&](const char* v) { args.layout = v; }},
-      {"--seed", [&](const char* v) { args.seed = std::strtoull(v, nullptr, 10); }},
+      {"--seed",
+       [&](const char* v) { args.seed = std::strtoull(v, nullptr, 10); }},
       {"--rounds", [&](const char* v) { args.rounds = std::atoi(v); }},
       {"--db", [&](const char* v) { args.db = v; }},
       {"--out", [&](const char* v) { args.out = v; }},
@@ -563,7 +566,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const size_t eq = a.find('=');
-    auto flag = eq == std::string::npos ? flags.end() : flags.find(a.substr(0, eq));
+    auto flag =
+        eq == std::string::npos ? flags.end() : flags.find(a.substr(0, eq));
     if (flag == flags.end()) {
       std::fprintf(stderr,
                    "usage: %s --layout=ranged|single|stock [--seed=N] "
