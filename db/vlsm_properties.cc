@@ -28,6 +28,8 @@ uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
       }
       return static_cast<uint64_t>(
           VlsmRangedDepthTriggerOf(vstorage, moptions));
+    case VlsmL0Figure::kSublevels:
+      return static_cast<uint64_t>(VlsmL0ModelOf(vstorage)->SublevelCount());
   }
   return 0;
 }

@@ -13,7 +13,13 @@ namespace ROCKSDB_NAMESPACE {
 class VersionStorageInfo;
 struct MutableCFOptions;
 
-enum class VlsmL0Figure { kDepth, kBytes, kStallCount, kDepthTrigger };
+enum class VlsmL0Figure {
+  kDepth,
+  kBytes,
+  kStallCount,
+  kDepthTrigger,
+  kSublevels
+};
 
 // One figure of the column family's current version, as VlsmProperties
 // describes it.

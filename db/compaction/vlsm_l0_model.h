@@ -24,6 +24,11 @@
 //   ends():  a< c< d> f< h> q>   (< start, > end; at one key: exclusive
 //                                  ends, then starts, then ends)
 //   depth(): 2 (c..d and f..h lie under two files)
+//
+// Under kVlsmRanged the model also holds L0's sublevels, the sorted runs
+// reads take (vlsm_l0_sublevels.h): built here, once per version, outside
+// the DB mutex (PrepareForVersionAppend runs before the mutex is taken to
+// install the version), instead of at every read.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +36,8 @@
 #include <vector>
 
 #include "db/compaction/vlsm_l0_ranges.h"
+#include "db/compaction/vlsm_l0_sublevels.h"
+#include "memory/arena.h"
 #include "options/vlsm_layout.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -40,7 +47,9 @@ class VersionStorageInfo;
 class VlsmL0Model {
  public:
   // l0: a version's L0, newest first, as VersionStorageInfo keeps it.
-  VlsmL0Model(const std::vector<FileMetaData*>& l0, const Comparator* ucmp);
+  // with_sublevels: build the sublevels reads take too.
+  VlsmL0Model(const std::vector<FileMetaData*>& l0, const Comparator* ucmp,
+              bool with_sublevels = false);
 
   // l0[i]'s span, every busy flag false.
   const std::vector<KeySpan>& spans() const { return spans_; }
@@ -55,13 +64,20 @@ class VlsmL0Model {
   // Whether the model was built from exactly these files (a version's files
   // are final once prepared; a synthetic version in a test may not be).
   bool Describes(const std::vector<FileMetaData*>& l0) const;
+  // L0's sublevels, if the model was built with them, else null.
+  const VlsmL0Sublevels* sublevels() const { return sublevels_.get(); }
+  // How many sublevels L0 splits into (computed now if not built).
+  int SublevelCount() const;
 
  private:
+  const Comparator* ucmp_;
   std::vector<const FileMetaData*> files_;
   std::vector<KeySpan> spans_;
   std::vector<L0End> ends_;
   uint64_t bytes_ = 0;
   int depth_ = 0;
+  Arena arena_;  // the sublevels' briefs
+  std::unique_ptr<VlsmL0Sublevels> sublevels_;
 };
 
 // The model the version holds (built when it was prepared), or one built now

@@ -180,6 +180,12 @@ struct VlsmProperties {
   // the other priorities, level0_file_num_compaction_trigger.
   static constexpr const char* kL0DepthTrigger =
       "rocksdb.vlsm.l0-depth-trigger";
+  // How many sorted runs of disjoint files ("sublevels") L0 splits into,
+  // each file one above the newest older file it overlaps. Under
+  // kVlsmRanged a read of L0 searches at most this many files, one per
+  // sublevel; under the other priorities reads search L0 file by file, and
+  // this is what reading it by sublevels would cost. At least the depth.
+  static constexpr const char* kL0Sublevels = "rocksdb.vlsm.l0-sublevels";
 };
 
 }  // namespace ROCKSDB_NAMESPACE

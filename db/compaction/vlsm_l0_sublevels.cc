@@ -1,0 +1,121 @@
+#include "db/compaction/vlsm_l0_sublevels.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "db/compaction/vlsm_l0_model.h"
+#include "db/version_set.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+
+// Both ends included: touching spans overlap (see the header).
+bool Touches(const KeySpan& a, const KeySpan& b, const Comparator* ucmp) {
+  return CompareUserKeys(ucmp, a.smallest, b.largest) <= 0 &&
+         CompareUserKeys(ucmp, b.smallest, a.largest) <= 0;
+}
+
+VlsmL0ReadPath ReadPathFromEnvironment() {
+  const char* v = std::getenv("VLSM_L0_READ_PATH");
+  if (v == nullptr || std::strcmp(v, "auto") == 0) {
+    return VlsmL0ReadPath::kAuto;
+  }
+  if (std::strcmp(v, "sublevels") == 0) {
+    return VlsmL0ReadPath::kSublevels;
+  }
+  if (std::strcmp(v, "files") == 0) {
+    return VlsmL0ReadPath::kFiles;
+  }
+  std::fprintf(stderr,
+               "VLSM_L0_READ_PATH=%s is not auto, sublevels or files; "
+               "ignored (auto)\n",
+               v);
+  return VlsmL0ReadPath::kAuto;
+}
+
+std::atomic<VlsmL0ReadPath>& ReadPath() {
+  static std::atomic<VlsmL0ReadPath> path{ReadPathFromEnvironment()};
+  return path;
+}
+
+}  // namespace
+
+std::vector<int> AssignL0Sublevels(const std::vector<KeySpan>& l0,
+                                   const Comparator* ucmp) {
+  std::vector<int> sublevel(l0.size(), 0);
+  // Each sublevel's spans (indexes into l0), sorted by smallest key. They are
+  // disjoint, so their largest keys are sorted too, and the one span of a
+  // sublevel that can overlap [s, l] is the last one starting at or before l.
+  std::vector<std::vector<size_t>> runs;
+  auto starts_after = [&](const Slice& key, size_t span) {
+    return CompareUserKeys(ucmp, key, l0[span].smallest) < 0;
+  };
+  for (size_t i = l0.size(); i-- > 0;) {  // oldest first
+    const KeySpan& f = l0[i];
+    int placed = 0;
+    for (size_t r = runs.size(); r-- > 0;) {  // the highest overlap wins
+      const std::vector<size_t>& run = runs[r];
+      auto after =
+          std::upper_bound(run.begin(), run.end(), f.largest, starts_after);
+      if (after != run.begin() &&
+          CompareUserKeys(ucmp, l0[*(after - 1)].largest, f.smallest) >= 0) {
+        placed = static_cast<int>(r) + 1;
+        break;
+      }
+    }
+    if (static_cast<size_t>(placed) == runs.size()) {
+      runs.emplace_back();
+    }
+    std::vector<size_t>& run = runs[placed];
+    run.insert(
+        std::upper_bound(run.begin(), run.end(), f.largest, starts_after), i);
+    sublevel[i] = placed;
+  }
+  return sublevel;
+}
+
+bool L0SublevelsKeepEpochOrder(const std::vector<KeySpan>& l0,
+                               const std::vector<int>& sublevels,
+                               const Comparator* ucmp) {
+  for (size_t i = 0; i < l0.size(); ++i) {
+    for (size_t j = i + 1; j < l0.size(); ++j) {
+      if (!Touches(l0[i], l0[j], ucmp)) {
+        continue;
+      }
+      // l0 is newest first: j is older than i, or of the same epoch.
+      if (l0[i].epoch == l0[j].epoch ? sublevels[i] == sublevels[j]
+                                     : sublevels[i] <= sublevels[j]) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void VlsmSetL0ReadPathForTest(VlsmL0ReadPath path) { ReadPath().store(path); }
+
+VlsmL0ReadPath VlsmL0ReadPathForTest() {
+  return ReadPath().load(std::memory_order_relaxed);
+}
+
+bool VlsmBuildsL0Sublevels(VlsmLayout layout) {
+  // Under kVlsmRanged always, even while kFiles is forced: a test then reads
+  // one version both ways.
+  return layout == VlsmLayout::kRanged ||
+         VlsmL0ReadPathForTest() == VlsmL0ReadPath::kSublevels;
+}
+
+const VlsmL0Sublevels* VlsmL0SublevelsForReads(
+    const VersionStorageInfo& vstorage) {
+  const std::shared_ptr<const VlsmL0Model>& model = vstorage.vlsm_l0_model();
+  if (model == nullptr || model->sublevels() == nullptr ||
+      VlsmL0ReadPathForTest() == VlsmL0ReadPath::kFiles) {
+    return nullptr;
+  }
+  return model->sublevels();
+}
+
+}  // namespace ROCKSDB_NAMESPACE
