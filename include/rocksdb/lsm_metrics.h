@@ -90,6 +90,7 @@ struct LsmSample {
   double stalled_fraction = 0;   // share of the period in a stall episode
   uint64_t l0_files = 0;
   uint64_t l0_depth = 0;         // VlsmProperties::kL0Depth
+  uint64_t l0_sublevels = 0;     // VlsmProperties::kL0Sublevels
   uint64_t l0_bytes = 0;
   uint64_t pending_compaction_bytes = 0;
   uint64_t user_bytes = 0;       // written by the user in this period

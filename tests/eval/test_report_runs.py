@@ -56,6 +56,19 @@ class SideFiguresTest(unittest.TestCase):
         # A scan merges every L0 file of its region: the most in one region.
         self.assertEqual(f["l0_files_at_start"], 4 * 31)
 
+    def test_l0_sublevels_at_start_where_recorded(self):
+        # Collectors record the sublevel count beside the depth; the most in
+        # one region when the run began, as for the depth.
+        regions = [region(5, 40), region(31, 2)]
+        for r, n in zip(regions, (9, 33)):
+            r["samples"][0]["l0_sublevels"] = n
+            r["samples"][1]["l0_sublevels"] = 99
+        f = report_runs.side_figures(report({"read": latency(4)}, regions))
+        self.assertEqual(f["l0_sublevels_at_start"], 33)
+        # Runs recorded before the count existed: none, not a zero.
+        f = report_runs.side_figures(report({"read": latency(4)}, [region(5)]))
+        self.assertIsNone(f["l0_sublevels_at_start"])
+
     def test_a_run_too_short_to_be_sampled_has_no_l0_depth(self):
         f = report_runs.side_figures(report({"read": latency(4)}, [region()]))
         self.assertIsNone(f["l0_depth_at_start"])

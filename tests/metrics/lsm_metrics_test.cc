@@ -271,13 +271,14 @@ TEST_F(LsmMetricsTest, CountsAForcedStallWithItsDurationAndChain) {
   EXPECT_EQ(longest->output_levels.front(), 1);
   // The time series saw it: a period wholly inside the stall, with L0 at
   // the slowdown trigger or beyond. Every flush covers the key space, so
-  // L0 is as deep as it has files (VlsmProperties::kL0Depth), and holds
-  // about a memtable per file.
+  // L0 is as deep as it has files (VlsmProperties::kL0Depth), as many
+  // sublevels as files (kL0Sublevels), and holds about a memtable per file.
   bool saw_stalled_sample = false;
   for (const LsmSample& s : r.samples) {
     saw_stalled_sample = saw_stalled_sample ||
                          (s.stalled && s.stalled_fraction > 0.99 &&
                           s.l0_files >= 3 && s.l0_depth == s.l0_files &&
+                          s.l0_sublevels == s.l0_files &&
                           s.l0_bytes > s.l0_files * (32u << 10));
   }
   EXPECT_TRUE(saw_stalled_sample);
@@ -470,7 +471,7 @@ TEST_F(LsmMetricsTest, JsonReportHoldsEveryField) {
         "\"read_from_level_bytes\"", "\"written_bytes\"", "\"trivial_moves\"",
         "\"input_bytes_per_compaction\"", "\"p99\"", "\"stalls\"",
         "\"longest_s\"", "\"total_s\"", "\"writer_stall_s\"", "\"episodes\"",
-        "\"samples\"", "\"l0_files\"", "\"l0_depth\"", "\"l0_bytes\"", "\"pending_compaction_bytes\"",
+        "\"samples\"", "\"l0_files\"", "\"l0_depth\"", "\"l0_sublevels\"", "\"l0_bytes\"", "\"pending_compaction_bytes\"",
         "\"l1_vssts\"", "\"good\"", "\"poor\"", "\"size_log2_histogram\"",
         "\"overlap_tenths_histogram\"", "\"tree\"", "\"cpu\"",
         "\"cpu_us_per_op\"", "\"steps\"", "\"input_bytes_per_step\"",

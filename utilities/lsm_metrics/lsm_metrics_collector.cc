@@ -79,6 +79,7 @@ struct DbCounters {
   uint64_t writer_stall_micros = 0;
   uint64_t l0_files = 0;
   uint64_t l0_depth = 0;
+  uint64_t l0_sublevels = 0;
   uint64_t l0_bytes = 0;
   uint64_t pending_compaction_bytes = 0;
   // The write controller stops or delays writes right now.
@@ -109,6 +110,7 @@ DbCounters ReadDbCounters(DB* db) {
     c.l0_files = std::strtoull(l0.c_str(), nullptr, 10);
   }
   db->GetIntProperty(VlsmProperties::kL0Depth, &c.l0_depth);
+  db->GetIntProperty(VlsmProperties::kL0Sublevels, &c.l0_sublevels);
   db->GetIntProperty(VlsmProperties::kL0Bytes, &c.l0_bytes);
   db->GetIntProperty(DB::Properties::kEstimatePendingCompactionBytes,
                      &c.pending_compaction_bytes);
@@ -593,6 +595,7 @@ class LsmMetricsCollector::Impl {
           period_s > 0 ? std::min(1.0, stalled_s / period_s) : 0;
       s.l0_files = counters.l0_files;
       s.l0_depth = counters.l0_depth;
+      s.l0_sublevels = counters.l0_sublevels;
       s.l0_bytes = counters.l0_bytes;
       s.pending_compaction_bytes = counters.pending_compaction_bytes;
       s.user_bytes = counters.user_bytes - last_counters_.user_bytes;

@@ -109,7 +109,8 @@ std::string LsmMetricsToJson(const LsmMetricsReport& r) {
     w.Field("time_s", s.time_s).Field("stalled", s.stalled);
     w.Field("stalled_fraction", s.stalled_fraction);
     w.Field("l0_files", s.l0_files);
-    w.Field("l0_depth", s.l0_depth).Field("l0_bytes", s.l0_bytes);
+    w.Field("l0_depth", s.l0_depth).Field("l0_sublevels", s.l0_sublevels);
+    w.Field("l0_bytes", s.l0_bytes);
     w.Field("pending_compaction_bytes", s.pending_compaction_bytes);
     w.Field("user_bytes", s.user_bytes);
     w.Field("running_compactions", s.running_compactions);

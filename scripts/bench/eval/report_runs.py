@@ -53,6 +53,10 @@ def side_figures(rep):
         return {k: d[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} if d else None
     return {"read": ms(read), "write": ms(write), "not_found": rep.get("not_found", 0),
             "l0_depth_at_start": max(f["l0_depth"] for f in first) if first else None,
+            # Runs recorded before the sublevel count existed have none.
+            "l0_sublevels_at_start": (max(f["l0_sublevels"] for f in first)
+                                      if first and all("l0_sublevels" in f for f in first)
+                                      else None),
             "l0_files_at_start": max(f["l0_files"] for f in first) if first else None}
 
 
@@ -112,14 +116,17 @@ def render(runs, config):
                              fmt(f["io_amplification"], 2) if f["write"] else "–",
                              fmt(f["cpu_us_per_op"], 2),
                              f"{fmt(f.get('l0_depth_at_start'))} / "
+                             f"{fmt(f.get('l0_sublevels_at_start'))} / "
                              f"{fmt(f.get('l0_files_at_start'))}"])
         out += [f"**Run A-E, open loop at {pct}% of RocksDB's closed-loop rate for each "
                 "run** (latency in ms; R = reads, or scans in Run E; W = updates, or "
-                "inserts in Runs D and E; L0 depth / files: the most L0 files over one "
-                "key, and all L0 files, when the run began, on the settled tree):", ""]
+                "inserts in Runs D and E; L0 depth / sublevels / files: the most L0 files "
+                "over one key, the sorted runs L0 splits into (a ranged tree's reads "
+                "search one file per sublevel), and all L0 files, when the run began, "
+                "on the settled tree; – where not recorded):", ""]
         out.append(table(["run", "system", "offered", "achieved", "R P50", "R P99",
                           "R P99.9", "W P99", "W P99.9", "max", "stall s / longest",
-                          "bytes moved / written", "CPU µs/op", "L0 depth / files"], rows))
+                          "bytes moved / written", "CPU µs/op", "L0 depth / sublevels / files"], rows))
         out.append("")
         out += render_read_target(runs, kind)
         out += render_ranged_read_target(runs, kind)
