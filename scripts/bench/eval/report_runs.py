@@ -52,12 +52,18 @@ def side_figures(rep):
     def ms(d):
         return {k: d[k] / 1e3 for k in ("p50", "p99", "p99.9", "max")} if d else None
     return {"read": ms(read), "write": ms(write), "not_found": rep.get("not_found", 0),
-            "l0_depth_at_start": max(f["l0_depth"] for f in first) if first else None,
-            # Runs recorded before the sublevel count existed have none.
-            "l0_sublevels_at_start": (max(f["l0_sublevels"] for f in first)
-                                      if first and all("l0_sublevels" in f for f in first)
-                                      else None),
-            "l0_files_at_start": max(f["l0_files"] for f in first) if first else None}
+            "l0_depth_at_start": most_at_start(first, "l0_depth"),
+            "l0_sublevels_at_start": most_at_start(first, "l0_sublevels"),
+            "l0_files_at_start": most_at_start(first, "l0_files")}
+
+
+def most_at_start(first, field):
+    """The most of `field` over the regions' first samples; None where a
+    region recorded none, or not this field (runs from before the collector
+    sampled L0's depth, or its sublevels)."""
+    if not first or any(field not in f for f in first):
+        return None
+    return max(f[field] for f in first)
 
 
 def run_figures(path):
