@@ -20,10 +20,7 @@ VlsmL0Model::VlsmL0Model(const std::vector<FileMetaData*>& l0,
   }
   const std::vector<int> sublevel = AssignL0Sublevels(spans_, ucmp);
   assert(L0SublevelsKeepEpochOrder(spans_, sublevel, ucmp));
-  const int count =
-      sublevel.empty()
-          ? 0
-          : *std::max_element(sublevel.begin(), sublevel.end()) + 1;
+  const int count = L0SublevelCount(sublevel);
   // Each sublevel's files in key order: disjoint in user keys, so ordering
   // by smallest user key orders them as a level is (FindFileInRange).
   std::vector<std::vector<FileMetaData*>> runs(count);
@@ -49,10 +46,7 @@ int VlsmL0Model::SublevelCount() const {
   if (sublevels_ != nullptr) {
     return static_cast<int>(sublevels_->newest_first.size());
   }
-  const std::vector<int> sublevel = AssignL0Sublevels(spans_, ucmp_);
-  return sublevel.empty()
-             ? 0
-             : *std::max_element(sublevel.begin(), sublevel.end()) + 1;
+  return L0SublevelCount(AssignL0Sublevels(spans_, ucmp_));
 }
 
 std::vector<KeySpan> VlsmL0Model::SpansNow(

@@ -26,9 +26,9 @@
 //   depth(): 2 (c..d and f..h lie under two files)
 //
 // Under kVlsmRanged the model also holds L0's sublevels, the sorted runs
-// reads take (vlsm_l0_sublevels.h): built here, once per version, outside
-// the DB mutex (PrepareForVersionAppend runs before the mutex is taken to
-// install the version), instead of at every read.
+// reads take (vlsm_l0_sublevels.h): built here, once per version, instead
+// of at every read; on the write path outside the DB mutex (LogAndApply
+// releases it before it prepares the new version).
 #pragma once
 
 #include <cstdint>

@@ -77,6 +77,12 @@ std::vector<int> AssignL0Sublevels(const std::vector<KeySpan>& l0,
   return sublevel;
 }
 
+int L0SublevelCount(const std::vector<int>& sublevels) {
+  return sublevels.empty()
+             ? 0
+             : *std::max_element(sublevels.begin(), sublevels.end()) + 1;
+}
+
 bool L0SublevelsKeepEpochOrder(const std::vector<KeySpan>& l0,
                                const std::vector<int>& sublevels,
                                const Comparator* ucmp) {

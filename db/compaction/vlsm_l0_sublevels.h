@@ -64,6 +64,9 @@ class VersionStorageInfo;
 std::vector<int> AssignL0Sublevels(const std::vector<KeySpan>& l0,
                                    const Comparator* ucmp);
 
+// How many sublevels an assignment uses (0 for an empty L0).
+int L0SublevelCount(const std::vector<int>& sublevels);
+
 // Whether files sharing a user key are ordered by sublevel as by epoch (the
 // newer strictly higher): the property reads depend on, checked in debug
 // builds whenever a version builds its sublevels. O(n^2).

@@ -33,7 +33,7 @@ class L0ReadPathsTest(unittest.TestCase):
                            (["--records", "0"], "--records"),
                            (["--system", "rocksdb"], "not a ranged-layout system"),
                            (["--seconds"], "needs a value")]:
-            r = self.run_script(*args, "--out", out)
+            r = self.run_script("--out", out, *args)
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
             self.assertIn(says, r.stderr, args)
             self.assertFalse(os.path.exists(os.path.join(out, "results.json")), args)
