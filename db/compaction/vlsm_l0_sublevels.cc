@@ -107,6 +107,22 @@ VlsmL0ReadPath VlsmL0ReadPathForTest() {
   return ReadPath().load(std::memory_order_relaxed);
 }
 
+const LevelFilesBrief* VlsmNextL0SublevelFor(const VlsmL0Sublevels& sublevels,
+                                             const InternalKeyComparator& icmp,
+                                             const Slice& ikey, size_t* next,
+                                             uint32_t* file_index) {
+  const std::vector<LevelFilesBrief>& runs = sublevels.newest_first;
+  while (*next < runs.size()) {
+    const LevelFilesBrief& run = runs[(*next)++];
+    const int index = FindFile(icmp, run, ikey);
+    if (static_cast<size_t>(index) < run.num_files) {
+      *file_index = static_cast<uint32_t>(index);
+      return &run;
+    }
+  }
+  return nullptr;
+}
+
 bool VlsmBuildsL0Sublevels(VlsmLayout layout) {
   // Under kVlsmRanged always, even while kFiles is forced: a test then reads
   // one version both ways.

@@ -98,6 +98,16 @@ enum class VlsmL0ReadPath { kAuto, kSublevels, kFiles };
 void VlsmSetL0ReadPathForTest(VlsmL0ReadPath path);
 VlsmL0ReadPath VlsmL0ReadPathForTest();
 
+// Get's step to the next sublevel (patch 0018, FilePicker): from sublevel
+// *next on, newest first, the first sublevel holding a file whose largest
+// internal key is at or after `ikey` (the one file of that sublevel that may
+// hold the key, at *file_index). *next moves past the sublevel returned;
+// null once past the oldest.
+const LevelFilesBrief* VlsmNextL0SublevelFor(const VlsmL0Sublevels& sublevels,
+                                             const InternalKeyComparator& icmp,
+                                             const Slice& ikey, size_t* next,
+                                             uint32_t* file_index);
+
 // Whether a version prepared under `layout` builds its sublevels.
 bool VlsmBuildsL0Sublevels(VlsmLayout layout);
 
