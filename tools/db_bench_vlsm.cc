@@ -42,6 +42,10 @@ DEFINE_int32(vlsm_ranged_l0_depth,
              ROCKSDB_NAMESPACE::VlsmOptions().ranged_l0_depth,
              "with --vlsm_l0=ranged: the L0 depth (flushes over one key) at "
              "which a range is compacted");
+DEFINE_bool(vlsm_drain_at_rest, true,
+            "under the ranged layout, compact L0 down to one sorted run once "
+            "writes stop (docs/vlsm.md, the drain at rest); false turns it "
+            "off (DB::SetOptions vlsm_drain_at_rest=false after open)");
 DEFINE_string(vlsm_report, "",
               "write the LSM metrics report (JSON) to this path");
 
@@ -142,6 +146,16 @@ void ConfigureOptions(Options* options) {
 }
 
 void DbOpened(DB* db) {
+  if (!FLAGS_vlsm_drain_at_rest) {
+    // Not in ColumnFamilyOptions: set on the open DB, before any rest. A
+    // read-only DB compacts nothing and refuses SetOptions.
+    const Status off = db->SetOptions({{VlsmDrainOptions::kEnabled, "false"}});
+    if (!off.ok() && !off.IsNotSupported()) {
+      std::fprintf(stderr, "db_bench_vlsm: --vlsm_drain_at_rest=false: %s\n",
+                   off.ToString().c_str());
+      std::exit(2);
+    }
+  }
   Status s = TheRun().collector->Attach(db);
   if (!s.ok()) {
     std::fprintf(stderr, "db_bench_vlsm: no metrics for this open: %s\n",

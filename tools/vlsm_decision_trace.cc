@@ -386,6 +386,14 @@ int Run(const Args& args) {
     return 2;
   }
   std::unique_ptr<DB> db(raw);
+  // The drain at rest off (db/compaction/vlsm_drain_at_rest.h): the traces
+  // record the decisions made without it, which the drain must not change;
+  // its own decisions depend on how long the DB was quiet.
+  s = db->SetOptions({{VlsmDrainOptions::kEnabled, "false"}});
+  if (!s.ok()) {
+    std::fprintf(stderr, "drain off: %s\n", s.ToString().c_str());
+    return 2;
+  }
   trace.Line("# vlsm_decision_trace layout=" + args.layout +
              " seed=" + std::to_string(args.seed) +
              " rounds=" + std::to_string(args.rounds));

@@ -90,6 +90,7 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   c.wal = p.GetBool("rocksdb.wal", true);
   c.sync = p.GetBool("rocksdb.sync", false);
   c.destroy = p.GetBool("rocksdb.destroy", false);
+  c.drain_at_rest = p.GetBool("rocksdb.drain_at_rest", true);
   c.wait_for_compaction = p.GetBool("rocksdb.wait_for_compaction", false);
   c.lsm_metrics = p.GetBool("lsm_metrics", true);
   c.extra_options = p.GetString("rocksdb.options", "");
@@ -230,6 +231,14 @@ std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config
     if (!s.ok()) {
       *error = "opening " + path + ": " + s.ToString();
       return nullptr;
+    }
+    if (!config.drain_at_rest) {
+      s = r->db->SetOptions({{rocksdb::VlsmDrainOptions::kEnabled, "false"}});
+      if (!s.ok()) {
+        *error = "rocksdb.drain_at_rest=false on " + path + ": " + s.ToString();
+        delete r->db;
+        return nullptr;
+      }
     }
     if (r->collector) {
       s = r->collector->Attach(r->db);

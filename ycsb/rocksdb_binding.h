@@ -50,6 +50,11 @@ struct RocksDbConfig {
   bool wal = true;
   bool sync = false;
   bool destroy = false;        // delete existing DBs first (load phase)
+  // Under the ranged layout, compact L0 down to one sorted run once writes
+  // stop (docs/vlsm.md, the drain at rest). rocksdb.drain_at_rest=false
+  // turns it off: DB::SetOptions after open (it is no ColumnFamilyOptions
+  // field).
+  bool drain_at_rest = true;
   // At the end of the phase, wait until no flush or compaction is pending
   // before closing: a fill whose runs should start from a settled tree, or
   // a load whose cost is counted with its compaction debt paid. The

@@ -46,7 +46,7 @@ const std::set<std::string>& KnownNames() {
       "rocksdb.dir", "regions", "vlsm", "vlsm.sst_size", "vlsm.growth",
       "vlsm.phi", "vlsm.l0", "vlsm.ranged_l0_depth", "rocksdb.sst_size", "rocksdb.l1_size", "rocksdb.growth",
       "rocksdb.num_levels", "rocksdb.wal", "rocksdb.sync",
-      "rocksdb.destroy", "rocksdb.wait_for_compaction", "direct_io", "compression", "block_cache_bytes",
+      "rocksdb.destroy", "rocksdb.drain_at_rest", "rocksdb.wait_for_compaction", "direct_io", "compression", "block_cache_bytes",
       "rocksdb.bloom_bits", "rocksdb.rate_limit",
       "max_background_jobs", "lower_cpu_priority", "lsm_metrics",
       "rocksdb.options"};

@@ -18,11 +18,12 @@ namespace {
 
 // Whether an L0 -> L1 step over l0_inputs may start now: the L1 files in
 // its range (to a clean cut) are in no running compaction, and no running
-// compaction writes into that range of output_level.
+// compaction writes into that range of output_level. *l1_bytes (if given):
+// those L1 files' bytes.
 bool L1RangeIsFree(const std::string& cf_name, VersionStorageInfo* vstorage,
                    CompactionPicker* picker,
                    const CompactionInputFiles& l0_inputs, int output_level,
-                   int penultimate_level) {
+                   int penultimate_level, uint64_t* l1_bytes = nullptr) {
   InternalKey smallest;
   InternalKey largest;
   picker->GetRange(l0_inputs, &smallest, &largest);
@@ -30,10 +31,16 @@ bool L1RangeIsFree(const std::string& cf_name, VersionStorageInfo* vstorage,
   l1_inputs.level = output_level;
   vstorage->GetOverlappingInputs(output_level, &smallest, &largest,
                                  &l1_inputs.files);
-  return (l1_inputs.empty() ||
-          picker->ExpandInputsToCleanCut(cf_name, vstorage, &l1_inputs)) &&
-         !picker->FilesRangeOverlapWithCompaction({l0_inputs}, output_level,
-                                                  penultimate_level);
+  if (!(l1_inputs.empty() ||
+        picker->ExpandInputsToCleanCut(cf_name, vstorage, &l1_inputs)) ||
+      picker->FilesRangeOverlapWithCompaction({l0_inputs}, output_level,
+                                              penultimate_level)) {
+    return false;
+  }
+  if (l1_bytes != nullptr) {
+    *l1_bytes = TotalFileSize(l1_inputs.files);
+  }
+  return true;
 }
 
 // The start of both L0 picks: clears start_level_inputs (an L0 input set)
@@ -90,20 +97,56 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
     seeds = DueL0Seeds(spans, ucmp, RangedL0Triggers{}, /*count_busy=*/false,
                        &model->ends());
   }
+  return PickL0StepFromSeeds(cf_name, vstorage, picker, spans, seeds,
+                             output_level, penultimate_level,
+                             /*max_input_bytes=*/0, start_level_inputs);
+}
+
+bool PickL0StepFromSeeds(const std::string& cf_name,
+                         VersionStorageInfo* vstorage, CompactionPicker* picker,
+                         const std::vector<KeySpan>& spans,
+                         const std::vector<std::vector<size_t>>& seeds,
+                         int output_level, int penultimate_level,
+                         uint64_t max_input_bytes,
+                         CompactionInputFiles* start_level_inputs,
+                         bool* must_wait) {
+  start_level_inputs->clear();
+  start_level_inputs->level = 0;
+  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
+  const Comparator* ucmp = vstorage->user_comparator();
   for (const std::vector<size_t>& seed : seeds) {
-    CompactionInputFiles candidate;
-    candidate.level = 0;
-    bool busy = false;
-    for (size_t i : OlderOverlapClosure(spans, seed, ucmp)) {
-      busy = busy || l0[i]->being_compacted;
-      candidate.files.push_back(l0[i]);  // ascending index: newest first
-    }
-    if (!busy && L1RangeIsFree(cf_name, vstorage, picker, candidate,
-                               output_level, penultimate_level)) {
+    // The whole seed, then (bounded) its oldest files only: a step over the
+    // oldest files at a key leaves the newer ones above, as the L0 order
+    // rule allows. Unbounded, only the whole seed is tried.
+    const size_t fewest = max_input_bytes == 0 ? seed.size() : 1;
+    for (size_t taken = seed.size(); taken >= fewest; --taken) {
+      const std::vector<size_t> oldest(seed.end() - taken, seed.end());
+      CompactionInputFiles candidate;
+      candidate.level = 0;
+      bool busy = false;
+      uint64_t bytes = 0;
+      for (size_t i : OlderOverlapClosure(spans, oldest, ucmp)) {
+        busy = busy || l0[i]->being_compacted;
+        bytes += l0[i]->fd.GetFileSize();
+        candidate.files.push_back(l0[i]);  // ascending index: newest first
+      }
+      if (max_input_bytes > 0 && bytes > max_input_bytes) {
+        continue;  // fewer files
+      }
+      uint64_t l1_bytes = 0;
+      if (busy || !L1RangeIsFree(cf_name, vstorage, picker, candidate,
+                                 output_level, penultimate_level, &l1_bytes)) {
+        if (must_wait != nullptr) {
+          *must_wait = true;
+        }
+        break;  // busy here: try the next seed
+      }
+      if (max_input_bytes > 0 && bytes + l1_bytes > max_input_bytes) {
+        continue;
+      }
       *start_level_inputs = std::move(candidate);
       return true;
     }
-    // Busy here: try the next step.
   }
   return false;
 }
@@ -126,8 +169,10 @@ bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
                     const MutableCFOptions& mutable_cf_options,
                     int* output_level, CompactionInputFiles* start_level_inputs,
                     CompactionReason* reason) {
-  if (*reason == CompactionReason::kLevelL0FilesNum) {
-    // The score's proposal: PickVlsmL0Inputs made it (see the header).
+  if (*reason == CompactionReason::kLevelL0FilesNum ||
+      *reason == CompactionReason::kVlsmDrainAtRest) {
+    // The score's proposal (PickVlsmL0Inputs made it: see the header) or
+    // the drain's step (VlsmPickDrainStep, vlsm_drain_at_rest.h).
     return true;
   }
   const std::vector<FileMetaData*> proposed = start_level_inputs->files;

@@ -70,6 +70,26 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
                   CompactionInputFiles* start_level_inputs,
                   bool due_only = true);
 
+// The step PickRangedL0 and the drain at rest (vlsm_drain_at_rest.h) both
+// take: tries `seeds` (ascending indexes into `spans`, vstorage's L0 as
+// SpansNow gives it) in their order; a step's L0 inputs are a seed and
+// every older L0 file that overlaps it (OlderOverlapClosure). The first
+// step whose files, and L1 files (to a clean cut), are free and whose range
+// no running compaction writes into output_level, fills start_level_inputs
+// (newest first) and returns true. max_input_bytes > 0 bounds a step's
+// input (its L0 and L1 bytes): a seed over it is tried with fewer of its
+// files, oldest kept, down to its oldest alone, and skipped if even that is
+// over. *must_wait (if given) is set when a step was passed over only
+// because files it needs are busy.
+bool PickL0StepFromSeeds(const std::string& cf_name,
+                         VersionStorageInfo* vstorage, CompactionPicker* picker,
+                         const std::vector<KeySpan>& spans,
+                         const std::vector<std::vector<size_t>>& seeds,
+                         int output_level, int penultimate_level,
+                         uint64_t max_input_bytes,
+                         CompactionInputFiles* start_level_inputs,
+                         bool* must_wait = nullptr);
+
 // The L0 pick of the layout moptions.vlsm_layout names (the paper's:
 // PickOldestL0File; the ranged one: PickRangedL0), same arguments and result.
 bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
@@ -83,7 +103,9 @@ bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
 // layout, called where the pick's first files are chosen and before anything
 // grows them. Work L0's score proposed (*reason kLevelL0FilesNum) is the
 // layout's pick already: PickVlsmL0Inputs made it where upstream picks the
-// file to compact (patch 0004), and it is kept as it is, not computed again.
+// file to compact (patch 0004), and it is kept as it is, not computed again;
+// so is a step of the drain at rest (*reason kVlsmDrainAtRest,
+// VlsmPickDrainStep).
 // Any other proposal (a file marked for compaction, bottommost, TTL,
 // periodic or blob-GC work) becomes the layout's pick going to the base
 // level, or nothing: returns false with start_level_inputs cleared, and the

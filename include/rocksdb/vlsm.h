@@ -162,6 +162,25 @@ inline bool IsVlsmCompactionPri(CompactionPri pri) {
   return pri == kVlsm || pri == kVlsmRanged;
 }
 
+// The drain at rest (compaction_pri = kVlsmRanged; docs/vlsm.md): once a
+// column family is at rest (no flush for max(min seconds, flush intervals x
+// the recent interval between flushes), or DB::WaitForCompact called) and
+// no compaction is due, L0 is compacted into L1 in bounded steps until no
+// key lies under more than one L0 file; a flush stops it. Steps are tagged
+// CompactionReason::kVlsmDrainAtRest. Its options are not ColumnFamilyOptions
+// fields (the struct keeps upstream's layout) nor in the OPTIONS file: set
+// them on an open DB, e.g.
+//   db->SetOptions(cf, {{VlsmDrainOptions::kEnabled, "false"}});
+// Every open starts from the defaults.
+struct VlsmDrainOptions {
+  // "true" (the default) or "false".
+  static constexpr const char* kEnabled = "vlsm_drain_at_rest";
+  // Seconds without a flush before a rest (default 30).
+  static constexpr const char* kMinQuietSeconds = "vlsm_rest_min_seconds";
+  // Recent flush intervals without a flush before a rest (default 8).
+  static constexpr const char* kFlushIntervals = "vlsm_rest_flush_intervals";
+};
+
 // DB properties of a column family's L0 (DB::GetIntProperty, or GetProperty
 // as decimal text), under every compaction_pri: what the ranged layout
 // compacts and stalls on, so that a user can watch it.

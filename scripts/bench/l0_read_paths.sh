@@ -12,8 +12,10 @@
 #       Bloom 10 bits): filluniquerandom of RECORDS keys (each key once, in
 #       random order: Load A's shape; 24-byte keys + 200-byte values, Load
 #       A's 224 bytes a record; one writer thread), flush, then
-#       waitforcompaction: the tree settles (no drain exists: L0 stays up to
-#       its depth trigger). Then, read with build/ldb (read-only):
+#       waitforcompaction: the tree settles with the drain at rest off
+#       (--vlsm_drain_at_rest=false: L0 stays up to its depth trigger, the
+#       L0 these read paths are about; scripts/bench/rest_reads.sh reads it
+#       drained). Then, read with build/ldb (read-only):
 #       rocksdb.num-files-at-level0, rocksdb.vlsm.l0-depth,
 #       rocksdb.vlsm.l0-sublevels and the tree's file list.
 #       Not ycsb_vlsm's Load A: db_bench's readrandom and seekrandom draw
@@ -260,6 +262,7 @@ if [ "$reuse" = 0 ]; then
   rm -rf "${db:?}" "$marker"
   t0=$(date +%s)
   bench_run "$out" load auto "${common[@]}" "${sys_flags[@]}" --statistics=1 --histogram=1 \
+    --vlsm_drain_at_rest=false \
     --benchmarks=filluniquerandom,flush,waitforcompaction,levelstats,sstables,stats
   load_seconds=$(( $(date +%s) - t0 ))
   grep -q 'waitforcompaction(.*): finished with status (OK)' "$out/load.out" ||

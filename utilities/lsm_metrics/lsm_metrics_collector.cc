@@ -282,6 +282,9 @@ class LsmMetricsCollector::Impl {
     r.flush_bytes = flush_bytes_;
     r.compaction_read_bytes = compaction_read_bytes_;
     r.compaction_write_bytes = compaction_write_bytes_;
+    r.drain_compactions = drain_compactions_;
+    r.drain_read_bytes = drain_read_bytes_;
+    r.drain_write_bytes = drain_write_bytes_;
     if (r.user_bytes > 0) {
       r.io_amplification =
           static_cast<double>(flush_bytes_ + compaction_read_bytes_ +
@@ -431,6 +434,11 @@ class LsmMetricsCollector::Impl {
     account.input_bytes.push_back(read);
     compaction_read_bytes_ += read;
     compaction_write_bytes_ += written;
+    if (ci.compaction_reason == CompactionReason::kVlsmDrainAtRest) {
+      ++drain_compactions_;
+      drain_read_bytes_ += read;
+      drain_write_bytes_ += written;
+    }
 
     for (size_t index : overlapped_episodes) {
       StallEpisode& e = index < episodes_.size() ? episodes_[index] : current_;
@@ -692,6 +700,9 @@ class LsmMetricsCollector::Impl {
   size_t next_flush_job_slot_ = 0;
   uint64_t compaction_read_bytes_ = 0;
   uint64_t compaction_write_bytes_ = 0;
+  uint64_t drain_compactions_ = 0;  // of the compactions above
+  uint64_t drain_read_bytes_ = 0;
+  uint64_t drain_write_bytes_ = 0;
   std::vector<LevelAccount> levels_;
   std::unordered_map<uint64_t, uint64_t> file_sizes_;  // live table files
   std::unordered_map<int, RunningCompaction> running_;  // by job id

@@ -52,6 +52,9 @@ std::string LsmMetricsToJson(const LsmMetricsReport& r) {
   w.Field("flush_bytes", r.flush_bytes);
   w.Field("compaction_read_bytes", r.compaction_read_bytes);
   w.Field("compaction_write_bytes", r.compaction_write_bytes);
+  w.Field("drain_compactions", r.drain_compactions);
+  w.Field("drain_read_bytes", r.drain_read_bytes);
+  w.Field("drain_write_bytes", r.drain_write_bytes);
   w.Field("io_amplification", r.io_amplification);
 
   w.Key("levels").BeginArray();

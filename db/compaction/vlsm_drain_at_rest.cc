@@ -1,0 +1,229 @@
+#include "db/compaction/vlsm_drain_at_rest.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <memory>
+
+#include "db/compaction/compaction.h"
+#include "db/compaction/compaction_picker.h"
+#include "db/compaction/vlsm_l0_due.h"
+#include "db/compaction/vlsm_l0_model.h"
+#include "db/compaction/vlsm_picker.h"
+#include "db/version_set.h"
+#include "options/cf_options.h"
+#include "rocksdb/env.h"
+#include "rocksdb/system_clock.h"
+#include "rocksdb/vlsm.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+VlsmRestClock::VlsmRestClock(SystemClock* clock)
+    : clock_(clock), last_flush_micros_(NowMicros()) {}
+
+uint64_t VlsmRestClock::NowMicros() const {
+  return clock_ == nullptr ? 0 : clock_->NowMicros();
+}
+
+void VlsmRestClock::OnFlush() {
+  const uint64_t now = NowMicros();
+  if (flushed_) {
+    // The gap from open to the first flush is not a flush interval.
+    const uint64_t gap = now - std::min(now, last_flush_micros_);
+    flush_interval_micros_ = flush_interval_micros_ == 0
+                                 ? gap
+                                 : (3 * flush_interval_micros_ + gap) / 4;
+  }
+  flushed_ = true;
+  last_flush_micros_ = now;
+  drain_armed_ = false;
+  drain_finished_ = false;
+}
+
+uint64_t VlsmRestClock::QuietMicrosNeeded() const {
+  const uint64_t floor =
+      uint64_t{settings_.min_quiet_seconds} * uint64_t{1000000};
+  return std::max(floor,
+                  uint64_t{settings_.flush_intervals} * flush_interval_micros_);
+}
+
+bool VlsmRestClock::QuietNow() const {
+  if (clock_ == nullptr) {
+    return false;
+  }
+  const uint64_t now = NowMicros();
+  return now >= last_flush_micros_ &&
+         now - last_flush_micros_ >= QuietMicrosNeeded();
+}
+
+bool VlsmDrainEnabled(const MutableCFOptions& moptions,
+                      const VlsmRestClock& rest) {
+  return moptions.vlsm_layout == VlsmLayout::kRanged &&
+         rest.settings().enabled && !moptions.disable_auto_compactions;
+}
+
+namespace {
+
+// "true"/"false"/"1"/"0", as upstream's boolean options.
+bool ParseDrainBool(const std::string& v, bool* out) {
+  if (v == "true" || v == "1") {
+    *out = true;
+  } else if (v == "false" || v == "0") {
+    *out = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// A whole number of at most 32 bits, digits only.
+bool ParseDrainCount(const std::string& v, uint32_t* out) {
+  if (v.empty() || v.size() > 10 ||
+      v.find_first_not_of("0123456789") != std::string::npos) {
+    return false;
+  }
+  const uint64_t n = std::stoull(v);
+  if (n > UINT32_MAX) {
+    return false;
+  }
+  *out = static_cast<uint32_t>(n);
+  return true;
+}
+
+}  // namespace
+
+Status ParseVlsmDrainOptions(
+    const std::unordered_map<std::string, std::string>& options,
+    VlsmDrainSettings* settings,
+    std::unordered_map<std::string, std::string>* others, bool* any) {
+  VlsmDrainSettings parsed = *settings;
+  *any = false;
+  others->clear();
+  for (const auto& [name, value] : options) {
+    bool ok = true;
+    if (name == VlsmDrainOptions::kEnabled) {
+      ok = ParseDrainBool(value, &parsed.enabled);
+    } else if (name == VlsmDrainOptions::kMinQuietSeconds) {
+      ok = ParseDrainCount(value, &parsed.min_quiet_seconds);
+    } else if (name == VlsmDrainOptions::kFlushIntervals) {
+      ok = ParseDrainCount(value, &parsed.flush_intervals);
+    } else {
+      others->emplace(name, value);
+      continue;
+    }
+    *any = true;
+    if (!ok) {
+      return Status::InvalidArgument(
+          "vLSM option " + name + ": '" + value + "' is not " +
+          (name == VlsmDrainOptions::kEnabled
+               ? "true or false"
+               : "a whole number of seconds or intervals (32 bits)"));
+    }
+  }
+  *settings = parsed;
+  return Status::OK();
+}
+
+namespace {
+
+// The drain's seeds over spans (vstorage's L0 with busy flags now): the
+// due rule's seeds (DueL0Seeds) with the depth trigger one above the depth
+// the drain leaves, and no byte rule.
+std::vector<std::vector<size_t>> DrainSeeds(const VersionStorageInfo& vstorage,
+                                            const VlsmL0Model& model,
+                                            const std::vector<KeySpan>& spans) {
+  RangedL0Triggers drain;
+  drain.depth = kVlsmRestL0Depth + 1;
+  drain.byte_target = 0;
+  return DueL0Seeds(spans, vstorage.user_comparator(), drain,
+                    /*count_busy=*/false, &model.ends());
+}
+
+// Whether a level's score says a compaction is due (the sorted scores'
+// first is the highest; NeedsCompaction's loop, without the drain).
+bool OtherCompactionDue(const VersionStorageInfo& vstorage) {
+  for (int i = 0; i <= vstorage.MaxInputLevel(); ++i) {
+    if (vstorage.CompactionScore(i) >= 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::vector<size_t>> DrainSeedsOf(
+    const VersionStorageInfo& vstorage) {
+  const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
+  return DrainSeeds(vstorage, *model, model->SpansNow(vstorage.LevelFiles(0)));
+}
+
+bool VlsmArmDrain(const VersionStorageInfo& vstorage,
+                  const MutableCFOptions& moptions, VlsmRestClock* rest,
+                  bool rest_declared) {
+  if (!VlsmDrainEnabled(moptions, *rest)) {
+    rest->DisarmDrain();
+    return false;
+  }
+  if (rest->drain_armed()) {
+    return true;
+  }
+  if (rest->drain_finished() || !(rest_declared || rest->QuietNow()) ||
+      DrainSeedsOf(vstorage).empty()) {
+    return false;
+  }
+  rest->ArmDrain();
+  return true;
+}
+
+bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
+                       CompactionPicker* picker,
+                       const ImmutableOptions& ioptions,
+                       const MutableCFOptions& moptions, int* start_level,
+                       int* output_level,
+                       CompactionInputFiles* start_level_inputs,
+                       CompactionReason* reason) {
+  VlsmRestClock* rest = picker->vlsm_rest();
+  if (!rest->drain_armed()) {
+    return false;
+  }
+  if (!VlsmDrainEnabled(moptions, *rest)) {
+    rest->DisarmDrain();
+    return false;
+  }
+  // Due work first, and one L0 compaction at a time: wait, armed.
+  if (OtherCompactionDue(*vstorage) ||
+      !picker->level0_compactions_in_progress()->empty()) {
+    return false;
+  }
+  const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage);
+  const std::vector<KeySpan> spans = model->SpansNow(vstorage->LevelFiles(0));
+  const std::vector<std::vector<size_t>> seeds =
+      DrainSeeds(*vstorage, *model, spans);
+  const int base_level = vstorage->base_level();
+  bool must_wait = false;
+  if (!seeds.empty() &&
+      PickL0StepFromSeeds(cf_name, vstorage, picker, spans, seeds, base_level,
+                          Compaction::EvaluatePenultimateLevel(
+                              vstorage, moptions, ioptions, 0, base_level),
+                          moptions.max_compaction_bytes, start_level_inputs,
+                          &must_wait)) {
+    *start_level = 0;
+    *output_level = base_level;
+    *reason = CompactionReason::kVlsmDrainAtRest;
+    return true;
+  }
+  if (must_wait) {
+    return false;
+  }
+  rest->FinishDrain();
+  Log(InfoLogLevel::INFO_LEVEL, ioptions.logger,
+      "[%s] vLSM drain at rest: done; L0 depth %d, %zu files; %zu ranges "
+      "deeper than %d need a step over max_compaction_bytes (%" PRIu64
+      ") and stay",
+      cf_name.c_str(), MaxDepth(spans, vstorage->user_comparator()),
+      spans.size(), seeds.size(), kVlsmRestL0Depth,
+      moptions.max_compaction_bytes);
+  return false;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

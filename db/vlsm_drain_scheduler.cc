@@ -1,0 +1,88 @@
+// DBImpl's part of the drain at rest (db/compaction/vlsm_drain_at_rest.h):
+// the periodic task and DB::WaitForCompact arm the drain of every column
+// family at rest and schedule a compaction; the picker takes the steps.
+// SetOptions hands the drain's options here.
+// Member functions of DBImpl declared by patch 0019, defined here so the
+// logic stays out of upstream's files.
+#include "db/column_family.h"
+#include "db/compaction/vlsm_drain_at_rest.h"
+#include "db/db_impl/db_impl.h"
+#include "logging/logging.h"
+#include "rocksdb/vlsm.h"
+#include "test_util/sync_point.h"
+#include "util/cast_util.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+void DBImpl::VlsmScheduleDrains(bool declare_rest) {
+  mutex_.AssertHeld();
+  if (shutting_down_.load(std::memory_order_acquire)) {
+    return;
+  }
+  bool scheduled = false;
+  for (ColumnFamilyData* cfd : *versions_->GetColumnFamilySet()) {
+    if (cfd->IsDropped() || !cfd->initialized()) {
+      continue;
+    }
+    VlsmRestClock* rest = cfd->compaction_picker()->vlsm_rest();
+    if (declare_rest) {
+      rest->DeclareRest();
+    }
+    if (VlsmArmDrain(*cfd->current()->storage_info(),
+                     *cfd->GetLatestMutableCFOptions(), rest, declare_rest)) {
+      EnqueuePendingCompaction(cfd);
+      scheduled = true;
+    }
+  }
+  if (scheduled) {
+    MaybeScheduleFlushOrCompaction();
+  }
+}
+
+Status DBImpl::VlsmSetOptions(
+    ColumnFamilyHandle* column_family,
+    const std::unordered_map<std::string, std::string>& options_map,
+    bool* handled) {
+  auto* cfd =
+      static_cast_with_check<ColumnFamilyHandleImpl>(column_family)->cfd();
+  VlsmDrainSettings settings;
+  {
+    InstrumentedMutexLock l(&mutex_);
+    settings = cfd->compaction_picker()->vlsm_rest()->settings();
+  }
+  std::unordered_map<std::string, std::string> upstream_options;
+  bool any = false;
+  Status s =
+      ParseVlsmDrainOptions(options_map, &settings, &upstream_options, &any);
+  *handled = any;
+  if (!any || !s.ok()) {
+    return s;
+  }
+  // Upstream's options first (their own checks); the drain's only if they
+  // were taken: all or none. SetOptions with no drain option is upstream's.
+  if (!upstream_options.empty()) {
+    s = SetOptions(column_family, upstream_options);
+    if (!s.ok()) {
+      return s;
+    }
+  }
+  InstrumentedMutexLock l(&mutex_);
+  cfd->compaction_picker()->vlsm_rest()->set_settings(settings);
+  ROCKS_LOG_INFO(immutable_db_options_.info_log,
+                 "[%s] vLSM drain at rest: %s=%s %s=%u %s=%u",
+                 cfd->GetName().c_str(), VlsmDrainOptions::kEnabled,
+                 settings.enabled ? "true" : "false",
+                 VlsmDrainOptions::kMinQuietSeconds, settings.min_quiet_seconds,
+                 VlsmDrainOptions::kFlushIntervals, settings.flush_intervals);
+  // Turned on, a column family already at rest may drain now.
+  VlsmScheduleDrains(/*declare_rest=*/false);
+  return Status::OK();
+}
+
+void DBImpl::VlsmDrainAtRestTask() {
+  TEST_SYNC_POINT("DBImpl::VlsmDrainAtRestTask:Start");
+  InstrumentedMutexLock l(&mutex_);
+  VlsmScheduleDrains(/*declare_rest=*/false);
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Reads at rest (issue 40): a settled ranged tree, drained, against
+# RocksDB's tree loaded the same way. Targets: scans (db_bench seekrandom,
+# 10 nexts) >= 0.9x RocksDB's rate, point reads (readrandom) >= 0.95x.
+#
+#   (a) the trees, one region, 12 M records of 24-byte keys and 200-byte
+#       values, 10-bit Bloom filters, loaded by db_bench_vlsm as
+#       scripts/bench/l0_read_paths.sh loads (filluniquerandom, one writer,
+#       flush, waitforcompaction):
+#         ranged-undrained  vlsm-ranged-rs32-io with the drain off: the
+#                           tree l0_read_paths.sh loaded with the drain
+#                           off and kept (L0 up to its depth trigger)
+#         ranged-drained    a copy of it, opened read-write with the drain
+#                           on and settled (waitforcompaction: the drain
+#                           runs there); its report (drain.json) gives the
+#                           drain's steps and bytes
+#         rocksdb           system rocksdb, loaded here if --rocksdb-db
+#                           holds no tree this script loaded
+#   (b) reads on the three trees, as l0_read_paths.sh reads: every run a new
+#       db_bench_vlsm process, --readonly (file lists checked unchanged),
+#       one thread, seed 1, buffered reads with every SST in the page
+#       cache, a warm-up per benchmark and tree, then rep 1..REPS of
+#       seekrandom then readrandom, the trees alternating.
+#   (c) OUT/results.json and the table (medians, min-max, ratio to RocksDB
+#       per rep) by scripts/bench/rest_reads.py.
+#
+# usage: scripts/bench/rest_reads.sh [--seconds S] [--reps R]
+#          [--warmup-seconds W] [--out DIR] [--ranged-db DIR]
+#          [--rocksdb-db DIR]
+#   --seconds S         each measured run (default 60)
+#   --reps R            measured runs per tree and benchmark (default 3)
+#   --warmup-seconds W  warm-up per tree and benchmark (default 10)
+#   --out DIR           results (default build/bench/rest-reads-<time>)
+#   --ranged-db DIR     the ranged tree (default build/l0-read-paths-db:
+#                       scripts/bench/l0_read_paths.sh --keep-db leaves it
+#                       there, loaded with the drain off)
+#   --rocksdb-db DIR    RocksDB's tree (default build/rest-reads-rocksdb-db;
+#                       loaded if it holds none; kept)
+# Exit 2: bad input or a missing tree or binary (nothing ran); exit 1: a
+# run failed or a tree changed under the reads. Builds nothing.
+set -euo pipefail
+VLSM_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/checks.sh
+source "$VLSM_ROOT/scripts/lib/checks.sh"
+# shellcheck source=settings.sh
+source "$VLSM_ROOT/scripts/bench/settings.sh"  # settings_dir
+# shellcheck source=../lib/deps.sh
+source "$VLSM_ROOT/scripts/lib/deps.sh"  # VLSM_RELEASE_DIR
+# shellcheck source=machine.sh
+source "$VLSM_ROOT/scripts/bench/machine.sh"
+
+RECORDS=12000000 BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
+RANGED=vlsm-ranged-rs32-io ROCKSDB=rocksdb
+TREES=(rocksdb ranged-drained ranged-undrained)
+summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
+script_args=("$0" "$@")
+
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+die_usage() { echo "error: $*" >&2; echo "(see $0 --help)" >&2; exit 2; }
+shell_words() {
+  local a line=
+  for a in "$@"; do
+    if [[ "$a" =~ ^[A-Za-z0-9_./=:,@%+-]+$ ]]; then line+=" $a"; else line+=" $(printf '%q' "$a")"; fi
+  done
+  printf '%s\n' "${line# }"
+}
+
+seconds=60 reps=3 warmup=10 out='' ranged_db='' rocksdb_db=''
+while [ $# -gt 0 ]; do
+  arg=$1; shift
+  case "$arg" in
+    -h|--help) usage; exit 0 ;;
+    --seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*)
+      name=${arg%%=*} value=${arg#*=} ;;
+    --seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db)
+      [ $# -gt 0 ] || die_usage "$arg needs a value"
+      name=$arg value=$1; shift ;;
+    *) die_usage "unknown argument '$arg'" ;;
+  esac
+  [ -n "$value" ] || die_usage "$name= has no value"
+  case "$name" in
+    --seconds) seconds=$value ;;
+    --reps) reps=$value ;;
+    --warmup-seconds) warmup=$value ;;
+    --out) out=$value ;;
+    --ranged-db) ranged_db=$value ;;
+    --rocksdb-db) rocksdb_db=$value ;;
+  esac
+done
+require_positive_int --seconds "$seconds"
+require_positive_int --reps "$reps"
+[[ "$warmup" =~ ^[0-9]+$ ]] || die_usage "--warmup-seconds must be a whole number, got '$warmup'"
+
+out=$(settings_dir --out "${out:-build/bench/rest-reads-$(date +%Y%m%d-%H%M%S)}") || exit 2
+ranged_db=$(settings_dir --ranged-db "${ranged_db:-build/l0-read-paths-db}") || exit 2
+rocksdb_db=$(settings_dir --rocksdb-db "${rocksdb_db:-build/rest-reads-rocksdb-db}") || exit 2
+drained_db=$ranged_db-drained
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+  die_usage "--out $out exists and is not empty"
+fi
+load_id() { echo "records=$RECORDS system=$1 key_size=$KEY_SIZE value_size=$VALUE_SIZE bloom_bits=$BLOOM_BITS"; }
+[ -f "$ranged_db/CURRENT" ] && [ "$(head -1 "$ranged_db.load" 2>/dev/null)" = "$(load_id $RANGED)" ] ||
+  die_usage "--ranged-db $ranged_db holds no '$(load_id $RANGED)' tree: load it with scripts/bench/l0_read_paths.sh --keep-db --db $ranged_db"
+
+bin_dir=$(realpath -m "${VLSM_BUILD_DIR:-$VLSM_RELEASE_DIR}")
+bench=$bin_dir/db_bench_vlsm ldb=$bin_dir/ldb
+for b in "$bench" "$ldb"; do
+  [ -x "$b" ] || die_usage "$b is not built (this script builds nothing)"
+done
+grep -qaF -- vlsm_drain_at_rest "$bench" ||
+  die_usage "$bench has no --vlsm_drain_at_rest: built before the drain? Rebuild it."
+sys_flags() {  # SYSTEM: its db_bench flags, one per line
+  python3 "$VLSM_ROOT/scripts/bench/systems.py" db_bench "$1" bloom_bits=$BLOOM_BITS
+}
+mapfile -t ranged_flags < <(sys_flags $RANGED)
+mapfile -t rocksdb_flags < <(sys_flags $ROCKSDB)
+db_of() { case "$1" in rocksdb) echo "$rocksdb_db" ;; ranged-drained) echo "$drained_db" ;; ranged-undrained) echo "$ranged_db" ;; esac; }
+flags_of() { if [ "$1" = rocksdb ]; then printf '%s\n' "${rocksdb_flags[@]}"; else printf '%s\n' "${ranged_flags[@]}"; fi; }
+
+mkdir -p "$out/runs" "$out/warmup"
+rev=$(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$VLSM_ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -1)
+{
+  echo "rest_reads.sh $(date -u +%Y-%m-%dT%H:%MZ): $(shell_words "${script_args[@]}")"
+  echo "seconds=$seconds reps=$reps warmup_seconds=$warmup seek_nexts=$SEEK_NEXTS perf_level=$PERF_LEVEL"
+  echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
+  echo "checkout: $rev${dirty:+ (with uncommitted changes)}; binaries: $bench, $ldb"
+  for t in "${TREES[@]}"; do echo "tree $t: $(db_of "$t")"; done
+  echo "ranged tree as loaded: $(sed -n 2p "$ranged_db.load")"
+} > "$out/config.txt"
+: > "$out/commands.txt"
+printf 'kind\trep\tbenchmark\ttree\tname\n' > "$out/runs.tsv"
+
+bench_run() {  # DIR NAME db_bench-flags...
+  local dir=$1 name=$2; shift 2
+  local -a cmd=("$bench" "$@" --vlsm_report="$dir/$name.json")
+  local rc=0
+  shell_words "${cmd[@]}" > "$dir/$name.cmd"
+  printf '%s: %s\n' "$name" "$(cat "$dir/$name.cmd")" >> "$out/commands.txt"
+  machine_begin
+  "${cmd[@]}" > "$dir/$name.out" 2> "$dir/$name.err" || rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "error: db_bench_vlsm failed for $name (exit $rc):" >&2; tail -5 "$dir/$name.err" >&2; exit 1
+  fi
+  machine_end "$dir/$name.machine.json"
+}
+ldb_property() {  # DB PROPERTY
+  local text
+  text=$("$ldb" --db="$1" get_property "$2" 2>&1) || { echo "error: ldb get_property $2 on $1: $text" >&2; exit 1; }
+  printf '%s\n' "${text##*: }"
+}
+listing() { "$ldb" --db="$1" list_live_files_metadata > "$2" 2>&1 || { echo "error: ldb list_live_files_metadata $1" >&2; exit 1; }; }
+common=(--key_size="$KEY_SIZE" --value_size="$VALUE_SIZE" --num="$RECORDS" --threads=1 --seed=1 --stats_per_interval=0)
+
+# ---- (a) the trees
+if [ -f "$rocksdb_db/CURRENT" ] && [ "$(head -1 "$rocksdb_db.load" 2>/dev/null)" = "$(load_id $ROCKSDB)" ]; then
+  echo "== (a) RocksDB's tree: reusing $rocksdb_db ($(sed -n 2p "$rocksdb_db.load"))"
+else
+  echo "== (a) RocksDB's tree: loading $RECORDS keys into $rocksdb_db"
+  rm -rf "${rocksdb_db:?}" "$rocksdb_db.load"
+  t0=$(date +%s)
+  bench_run "$out" load-rocksdb "${common[@]}" "${rocksdb_flags[@]}" --db="$rocksdb_db" --statistics=1 \
+    --benchmarks=filluniquerandom,flush,waitforcompaction,levelstats
+  { load_id $ROCKSDB; echo "loaded $(date -u +%Y-%m-%dT%H:%MZ) by $rev in $(( $(date +%s) - t0 )) s; output $out"; } > "$rocksdb_db.load"
+fi
+echo "== (a) the drained tree: copy of $ranged_db, settled with the drain on"
+rm -rf "${drained_db:?}"
+cp -a "$ranged_db" "$drained_db"
+t0=$(date +%s)
+bench_run "$out" drain "${common[@]}" "${ranged_flags[@]}" --db="$drained_db" --use_existing_db=1 \
+  --vlsm_drain_at_rest=true --statistics=1 --benchmarks=waitforcompaction,levelstats
+echo "drain_seconds=$(( $(date +%s) - t0 ))" > "$out/drain.env"
+for t in "${TREES[@]}"; do
+  d=$(db_of "$t")
+  listing "$d" "$out/tree-$t.txt"
+  { echo "tree=$t"
+    echo "l0_files=$(ldb_property "$d" rocksdb.num-files-at-level0)"
+    echo "l0_depth=$(ldb_property "$d" rocksdb.vlsm.l0-depth)"
+    echo "l0_sublevels=$(ldb_property "$d" rocksdb.vlsm.l0-sublevels)"
+    echo "files_per_level=$(python3 "$VLSM_ROOT/scripts/bench/l0_read_paths.py" tree "$out/tree-$t.txt")"
+    echo "db_bytes=$(du -sb "$d" | cut -f1)"
+  } > "$out/tree-$t.env"
+  echo "   $t: $(tr '\n' ' ' < "$out/tree-$t.env")"
+done
+
+# ---- (b) reads
+read_flags() {  # TREE
+  mapfile -t f < <(flags_of "$1")
+  printf '%s\n' "${common[@]}" "${f[@]}" --db="$(db_of "$1")" --use_direct_reads=false --use_existing_db=1 \
+    --readonly=1 --disable_auto_compactions=1 --statistics=0 --histogram=1 --perf_level="$PERF_LEVEL"
+}
+bench_flags() { case "$1" in seekrandom) printf '%s\n' --benchmarks=seekrandom --seek_nexts=$SEEK_NEXTS ;; readrandom) echo --benchmarks=readrandom ;; esac; }
+check_tree() {  # TREE NAME
+  listing "$(db_of "$1")" "$2.tree.txt"
+  cmp -s "$out/tree-$1.txt" "$2.tree.txt" || { echo "error: tree $1 changed during $(basename "$2")" >&2; exit 1; }
+}
+for t in "${TREES[@]}"; do cat "$(db_of "$t")"/*.sst > /dev/null; done
+echo "== (b) reads: ${reps} reps x 3 trees x 2 benchmarks x ${seconds} s, warm-ups ${warmup} s"
+if [ "$warmup" != 0 ]; then
+  for b in seekrandom readrandom; do
+    for t in "${TREES[@]}"; do
+      mapfile -t rf < <(read_flags "$t"); mapfile -t bf < <(bench_flags "$b")
+      bench_run "$out/warmup" "warmup-$b-$t" "${rf[@]}" "${bf[@]}" --duration="$warmup"
+      printf 'warmup\t0\t%s\t%s\twarmup-%s-%s\n' "$b" "$t" "$b" "$t" >> "$out/runs.tsv"
+    done
+  done
+fi
+for rep in $(seq 1 "$reps"); do
+  for b in seekrandom readrandom; do
+    for t in "${TREES[@]}"; do
+      name=$b-$t-$rep
+      mapfile -t rf < <(read_flags "$t"); mapfile -t bf < <(bench_flags "$b")
+      bench_run "$out/runs" "$name" "${rf[@]}" "${bf[@]}" --duration="$seconds"
+      printf 'run\t%s\t%s\t%s\t%s\n' "$rep" "$b" "$t" "$name" >> "$out/runs.tsv"
+      echo "   $name: $(python3 "$VLSM_ROOT/scripts/bench/l0_read_paths.py" line "$out/runs/$name.out" "$b")"
+      check_tree "$t" "$out/runs/$name"
+    done
+  done
+done
+
+# ---- (c) results
+echo
+python3 "$summary_py" "$out" --json "$out/results.json" | tee "$out/summary.txt"

@@ -1,0 +1,403 @@
+// The drain at rest (db/compaction/vlsm_drain_at_rest.h) on a real DB with
+// the shared tiny sizes: once writes stop, L0 goes down to one sorted run
+// over any key, in bounded steps tagged kVlsmDrainAtRest, with the data
+// (snapshots, range deletions, merges) and the read order kept; a flush
+// stops it; DB::WaitForCompact waits for it; a kill during a step loses
+// nothing; with the option off nothing drains.
+//
+// Every test first makes L0 deeper than the drain leaves it (AssertDeepL0),
+// with the drain off, so that a test of the drain cannot pass on an L0
+// that was shallow already.
+#include "db/compaction/vlsm_drain_at_rest.h"
+
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/listener.h"
+#include "rocksdb/options.h"
+#include "rocksdb/vlsm.h"
+#include "tests/test_dir.h"
+#include "tests/vlsm/vlsm_db_test_util.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace {
+
+using namespace vlsm_test;  // NOLINT: the shared real-DB test kit
+
+std::string TestDir(const std::string& name) {
+  return TestPath("vlsm_drain_at_rest_test", name);
+}
+
+constexpr int kRangedDepth = 8;
+
+// The ranged layout with the shared tiny sizes and automatic compactions
+// (the drain is one of them); the read-order checker is on (VlsmTestOptions).
+Options RangedOptions(std::shared_ptr<EventListener> listener) {
+  Options o = VlsmTestOptions(std::move(listener));
+  VlsmOptions v;
+  v.sst_size = kSstSize;
+  v.growth = kGrowth;
+  v.l1_l2_growth = 32;
+  v.l0_layout = VlsmL0Layout::kRanged;
+  v.ranged_l0_depth = kRangedDepth;
+  EXPECT_TRUE(ConfigureVlsm(&o, v).ok());
+  o.force_consistency_checks = true;
+  return o;
+}
+
+// Sets the drain's options (DB::SetOptions: they are not in
+// ColumnFamilyOptions).
+void SetDrain(DB* db, bool on, int min_seconds = 30, int intervals = 8) {
+  const Status s = db->SetOptions(
+      {{VlsmDrainOptions::kEnabled, on ? "true" : "false"},
+       {VlsmDrainOptions::kMinQuietSeconds, std::to_string(min_seconds)},
+       {VlsmDrainOptions::kFlushIntervals, std::to_string(intervals)}});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+}
+
+uint64_t IntProperty(DB* db, const char* name) {
+  uint64_t v = 0;
+  EXPECT_TRUE(db->GetIntProperty(name, &v)) << name;
+  return v;
+}
+
+uint64_t L0Depth(DB* db) { return IntProperty(db, VlsmProperties::kL0Depth); }
+
+// The drain's steps as listeners see them: how many began and completed,
+// and each one's input bytes.
+class DrainSteps : public EventListener {
+ public:
+  void OnCompactionBegin(DB*, const CompactionJobInfo& ci) override {
+    if (ci.compaction_reason != CompactionReason::kVlsmDrainAtRest) {
+      return;
+    }
+    began_.fetch_add(1);
+    std::function<void()> hold;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      hold = on_begin_;
+    }
+    if (hold) {
+      hold();
+    }
+  }
+  void OnCompactionCompleted(DB*, const CompactionJobInfo& ci) override {
+    if (!ci.status.ok()) {
+      return;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ci.compaction_reason == CompactionReason::kVlsmDrainAtRest) {
+      ASSERT_EQ(ci.base_input_level, 0);
+      input_bytes_.push_back(ci.stats.total_input_bytes);
+    } else {
+      ++other_;
+    }
+  }
+  void SetOnBegin(std::function<void()> fn) {
+    std::lock_guard<std::mutex> lock(mu_);
+    on_begin_ = std::move(fn);
+  }
+  int began() const { return began_.load(); }
+  std::vector<uint64_t> input_bytes() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return input_bytes_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::atomic<int> began_{0};
+  std::function<void()> on_begin_;
+  std::vector<uint64_t> input_bytes_;
+  int other_ = 0;
+};
+
+// Writes the random workload (puts, deletes, merges, single deletes, range
+// deletions) with the drain off, then three small flushes (each under a
+// memtable) over the whole key space, and settles: L0 is left several
+// flushes deep, below its triggers. `w` goes on writing the same key spaces
+// afterwards (its single deletes need keys it never wrote).
+void LoadDeepL0(DB* db, Model* model, Workload* w) {
+  SetDrain(db, false);
+  w->Run(db, model, 20000);
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  for (int round = 0; round < 3; ++round) {
+    w->Run(db, model, 150);
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  }
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+}
+
+void AssertDeepL0(DB* db, const std::string& what) {
+  ASSERT_GT(L0Depth(db), static_cast<uint64_t>(kVlsmRestL0Depth))
+      << what << ": L0 is no deeper than the drain leaves it";
+}
+
+// L0 as the drain leaves it: no user key under more than one L0 file.
+// (Not always one sublevel: sublevels also stack a file on one that ends,
+// exclusively, at a range tombstone's end where it starts; the depth does
+// not count that key, as no read finds it in both.)
+void ExpectDrained(DB* db, const std::string& what) {
+  EXPECT_LE(L0Depth(db), static_cast<uint64_t>(kVlsmRestL0Depth)) << what;
+}
+
+// DB::WaitForCompact runs the drain and returns after it: L0 is one run over
+// any key, the data and a snapshot taken before read as the model says, and
+// every step took at most max_compaction_bytes ((f + 2) * S_M) of input.
+TEST(VlsmDrainAtRestTest, WaitForCompactDrainsL0AndKeepsData) {
+  auto steps = std::make_shared<DrainSteps>();
+  Options o = RangedOptions(steps);
+  const std::string dir = TestDir("wait_for_compact");
+  std::unique_ptr<DB> db = OpenFreshDb(o, dir);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  Workload w(7);
+  ASSERT_NO_FATAL_FAILURE(LoadDeepL0(db.get(), &model, &w));
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "before the drain"));
+  const Snapshot* snap = db->GetSnapshot();
+  const Model at_snap = model;
+  // With the drain off, WaitForCompact leaves L0 as it is.
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "drain off"));
+  ASSERT_EQ(steps->began(), 0);
+
+  ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true));
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ExpectDrained(db.get(), "after WaitForCompact");
+  const std::vector<uint64_t> inputs = steps->input_bytes();
+  ASSERT_FALSE(inputs.empty());
+  for (uint64_t bytes : inputs) {
+    EXPECT_LE(bytes, o.max_compaction_bytes);
+  }
+  ASSERT_NO_FATAL_FAILURE(ExpectEqualsModel(db.get(), model, nullptr, "after"));
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectEqualsModel(db.get(), at_snap, snap, "snapshot after"));
+  db->ReleaseSnapshot(snap);
+  ASSERT_TRUE(db->Close().ok());
+}
+
+// At rest by numbers: with a quiet period of an hour, the periodic task
+// leaves L0 alone; with one second it drains it, by itself.
+TEST(VlsmDrainAtRestTest, PeriodicTaskDrainsOnlyAtRest) {
+  auto steps = std::make_shared<DrainSteps>();
+  const std::string dir = TestDir("periodic");
+  std::unique_ptr<DB> db = OpenFreshDb(RangedOptions(steps), dir);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  Workload w(11);
+  ASSERT_NO_FATAL_FAILURE(LoadDeepL0(db.get(), &model, &w));
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "loaded"));
+
+  // Not at rest: the last flush is seconds old, an hour is needed. The task
+  // runs every second; three of its runs leave L0 as it is.
+  ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/3600, 1));
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_EQ(steps->began(), 0);
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "an hour not passed"));
+
+  // At rest after a second without a flush: the task arms the drain.
+  ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/1, 1));
+  // A bound for a hang only (the drain takes well under a second here).
+  for (int i = 0; i < 600 && L0Depth(db.get()) > kVlsmRestL0Depth; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ExpectDrained(db.get(), "after the periodic task");
+  EXPECT_GT(steps->began(), 0);
+  ASSERT_NO_FATAL_FAILURE(ExpectEqualsModel(db.get(), model, nullptr, "after"));
+  ASSERT_TRUE(db->Close().ok());
+}
+
+// A write that makes a flush stops the drain: the step running finishes,
+// and no other starts. The burst does not wait for the step: its Flush()
+// returns while the step is held.
+TEST(VlsmDrainAtRestTest, FlushStopsTheDrain) {
+  auto steps = std::make_shared<DrainSteps>();
+  const std::string dir = TestDir("flush_stops");
+  std::unique_ptr<DB> db = OpenFreshDb(RangedOptions(steps), dir);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  Workload w(13);
+  ASSERT_NO_FATAL_FAILURE(LoadDeepL0(db.get(), &model, &w));
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "loaded"));
+
+  // The first step holds until released; the clock never comes to rest
+  // (an hour), so only a drain left armed could take a second step.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool released = false;
+  steps->SetOnBegin([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return released; });
+  });
+  ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/3600, 1));
+  Status waited;
+  std::thread waiter(
+      [&] { waited = db->WaitForCompact(WaitForCompactOptions()); });
+  for (int i = 0; i < 600 && steps->began() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const int began_before_burst = steps->began();
+  // The burst, while the step is held.
+  bool flushed = false;
+  if (began_before_burst == 1) {
+    w.Run(db.get(), &model, 600);
+    flushed = db->Flush(FlushOptions()).ok();
+  }
+  const bool step_was_held = steps->input_bytes().empty();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    released = true;
+  }
+  cv.notify_all();
+  waiter.join();
+  ASSERT_EQ(began_before_burst, 1);
+  ASSERT_TRUE(flushed);
+  EXPECT_TRUE(step_was_held) << "the burst's flush waited for the step";
+  ASSERT_TRUE(waited.ok()) << waited.ToString();
+  EXPECT_EQ(steps->began(), 1);
+  EXPECT_EQ(steps->input_bytes().size(), 1u);
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "the drain stopped"));
+  ASSERT_NO_FATAL_FAILURE(ExpectEqualsModel(db.get(), model, nullptr, "after"));
+  ASSERT_TRUE(db->Close().ok());
+}
+
+// The drain's options are checked like upstream's: a bad value is an
+// InvalidArgument, and nothing of the call is applied.
+TEST(VlsmDrainAtRestTest, BadOptionValuesAreRefused) {
+  const std::string dir = TestDir("bad_options");
+  std::unique_ptr<DB> db = OpenFreshDb(RangedOptions(nullptr), dir);
+  ASSERT_NE(db, nullptr);
+  for (const auto& kv : std::vector<std::pair<std::string, std::string>>{
+           {"vlsm_drain_at_rest", "maybe"},
+           {"vlsm_rest_min_seconds", "-1"},
+           {"vlsm_rest_flush_intervals", "ten"},
+           {"vlsm_rest_min_seconds", "99999999999"}}) {
+    const Status s = db->SetOptions({{kv.first, kv.second}});
+    EXPECT_TRUE(s.IsInvalidArgument())
+        << kv.first << "=" << kv.second << ": " << s.ToString();
+  }
+  // With an upstream option beside them: both taken, or neither.
+  EXPECT_TRUE(db->SetOptions({{VlsmDrainOptions::kEnabled, "false"},
+                              {"level0_file_num_compaction_trigger", "6"}})
+                  .ok());
+  EXPECT_TRUE(db->SetOptions({{VlsmDrainOptions::kMinQuietSeconds, "5"},
+                              {"no_such_option", "1"}})
+                  .IsInvalidArgument());
+  ASSERT_TRUE(db->Close().ok());
+}
+
+// A kill during a drain step: the child (this binary again, this test, in
+// its own process) loads a deep L0 and is killed (SIGKILL) once the first
+// step has written an output file, before the step installs. The reopened
+// DB holds the model's data, the read-order checker sees every install,
+// and the drain then completes.
+
+// Kills the process once a drain step has written an output file.
+class KillAfterFirstDrainOutput : public EventListener {
+ public:
+  void OnCompactionBegin(DB*, const CompactionJobInfo& ci) override {
+    if (ci.compaction_reason == CompactionReason::kVlsmDrainAtRest) {
+      in_drain_.store(true);
+    }
+  }
+  void OnTableFileCreated(const TableFileCreationInfo& info) override {
+    if (in_drain_.load() &&
+        info.reason == TableFileCreationReason::kCompaction &&
+        info.status.ok()) {
+      kill(getpid(), SIGKILL);
+    }
+  }
+
+ private:
+  std::atomic<bool> in_drain_{false};
+};
+
+constexpr const char* kKillChildEnv = "VLSM_DRAIN_KILL_CHILD_DIR";
+constexpr uint32_t kKillSeed = 17;
+
+// The child's part: run in the process the test starts (this binary again,
+// the same test, kKillChildEnv naming the DB); never returns.
+[[noreturn]] void RunKillChild(const std::string& dir) {
+  Options o = RangedOptions(std::make_shared<KillAfterFirstDrainOutput>());
+  std::unique_ptr<DB> db = OpenFreshDb(o, dir);
+  if (db == nullptr) {
+    std::_Exit(3);
+  }
+  Model model;
+  Workload w(kKillSeed);
+  LoadDeepL0(db.get(), &model, &w);
+  AssertDeepL0(db.get(), "child loaded");
+  SetDrain(db.get(), true);
+  if (testing::Test::HasFailure()) {
+    std::_Exit(4);
+  }
+  db->WaitForCompact(WaitForCompactOptions()).PermitUncheckedError();
+  std::fprintf(stderr, "the drain wrote no output file: not killed\n");
+  std::_Exit(5);
+}
+
+TEST(VlsmDrainAtRestTest, KillDuringADrainStepLosesNothing) {
+  if (const char* child_dir = std::getenv(kKillChildEnv)) {
+    RunKillChild(child_dir);
+  }
+  const std::string dir = TestDir("kill");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    // Exec at once: a forked child of a threaded process may only exec.
+    setenv(kKillChildEnv, dir.c_str(), 1);
+    execl("/proc/self/exe", "vlsm_drain_at_rest_test",
+          "--gtest_filter=VlsmDrainAtRestTest.KillDuringADrainStepLosesNothing",
+          nullptr);
+    _exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+      << "child status " << status << " (exit code "
+      << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << ")";
+
+  // The model: the child's writes, replayed into a scratch DB.
+  Model model;
+  {
+    std::unique_ptr<DB> scratch =
+        OpenFreshDb(VlsmTestOptions(nullptr), TestDir("kill_model"));
+    ASSERT_NE(scratch, nullptr);
+    Workload w(kKillSeed);
+    ASSERT_NO_FATAL_FAILURE(LoadDeepL0(scratch.get(), &model, &w));
+    ASSERT_TRUE(scratch->Close().ok());
+  }
+
+  auto steps = std::make_shared<DrainSteps>();
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(RangedOptions(steps), dir, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "reopened"));
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectEqualsModel(db.get(), model, nullptr, "reopened"));
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ExpectDrained(db.get(), "drained after the kill");
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectEqualsModel(db.get(), model, nullptr, "drained after the kill"));
+  ASSERT_TRUE(db->Close().ok());
+}
+
+}  // namespace
+}  // namespace ROCKSDB_NAMESPACE
