@@ -16,7 +16,12 @@ namespace ROCKSDB_NAMESPACE {
 
 void DBImpl::VlsmScheduleDrains(bool declare_rest) {
   mutex_.AssertHeld();
-  if (shutting_down_.load(std::memory_order_acquire)) {
+  // Nothing to arm where no compaction can run: a read-only or secondary
+  // DB (never opened for writes), paused background work, shutdown. A
+  // drain armed there would count as pending work that never runs, and
+  // WaitForCompact would wait for it forever.
+  if (shutting_down_.load(std::memory_order_acquire) || !opened_successfully_ ||
+      bg_work_paused_ > 0 || bg_compaction_paused_ > 0) {
     return;
   }
   bool scheduled = false;
@@ -67,6 +72,11 @@ Status DBImpl::VlsmSetOptions(
     }
   }
   InstrumentedMutexLock l(&mutex_);
+  // Onto the settings as they are now (another call may have set other
+  // drain options meanwhile); the values were checked above.
+  settings = cfd->compaction_picker()->vlsm_rest()->settings();
+  ParseVlsmDrainOptions(options_map, &settings, &upstream_options, &any)
+      .PermitUncheckedError();
   cfd->compaction_picker()->vlsm_rest()->set_settings(settings);
   ROCKS_LOG_INFO(immutable_db_options_.info_log,
                  "[%s] vLSM drain at rest: %s=%s %s=%u %s=%u",

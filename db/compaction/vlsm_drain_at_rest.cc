@@ -26,9 +26,11 @@ uint64_t VlsmRestClock::NowMicros() const {
 
 void VlsmRestClock::OnFlush() {
   const uint64_t now = NowMicros();
-  if (flushed_) {
-    // The gap from open to the first flush is not a flush interval.
-    const uint64_t gap = now - std::min(now, last_flush_micros_);
+  const uint64_t gap = now - std::min(now, last_flush_micros_);
+  // The gap from open to the first flush is not a flush interval, nor is a
+  // gap long enough to be a rest: after a night's pause one flush would
+  // make the next rest hours away.
+  if (flushed_ && gap < QuietMicrosNeeded()) {
     flush_interval_micros_ = flush_interval_micros_ == 0
                                  ? gap
                                  : (3 * flush_interval_micros_ + gap) / 4;
@@ -42,8 +44,14 @@ void VlsmRestClock::OnFlush() {
 uint64_t VlsmRestClock::QuietMicrosNeeded() const {
   const uint64_t floor =
       uint64_t{settings_.min_quiet_seconds} * uint64_t{1000000};
-  return std::max(floor,
-                  uint64_t{settings_.flush_intervals} * flush_interval_micros_);
+  // Saturating: a huge interval count must not wrap to a short wait.
+  const uint64_t intervals = settings_.flush_intervals;
+  const uint64_t by_flushes =
+      flush_interval_micros_ != 0 &&
+              intervals > UINT64_MAX / flush_interval_micros_
+          ? UINT64_MAX
+          : intervals * flush_interval_micros_;
+  return std::max(floor, by_flushes);
 }
 
 bool VlsmRestClock::QuietNow() const {
@@ -165,7 +173,8 @@ bool VlsmArmDrain(const VersionStorageInfo& vstorage,
     return false;
   }
   if (rest->drain_armed()) {
-    return true;
+    // Scheduled when it was armed; every install since schedules again.
+    return false;
   }
   if (rest->drain_finished() || !(rest_declared || rest->QuietNow()) ||
       DrainSeedsOf(vstorage).empty()) {

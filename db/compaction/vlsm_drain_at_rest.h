@@ -19,7 +19,7 @@
 //     it when it picks; a due step always goes first).
 // The recent flush interval is an average of the gaps between flushes
 // (weight 1/4 to the newest), so a writer that slows down lengthens the
-// wait with it.
+// wait with it; a gap that was itself a rest does not count.
 //
 // Who does what (each step in one place):
 //   - FlushJob::Run tells the clock of every flush: VlsmRestClock::OnFlush
@@ -156,9 +156,10 @@ bool VlsmDrainEnabled(const MutableCFOptions& moptions,
 
 // Arms the drain of one column family if it is enabled, at rest (quiet, or
 // rest_declared: DB::WaitForCompact) and its L0 is deeper than
-// kVlsmRestL0Depth; returns whether it is armed now (the caller then
-// schedules a compaction). The periodic task and DB::WaitForCompact call it
-// (through DBImpl::VlsmScheduleDrains).
+// kVlsmRestL0Depth; returns whether it armed it now (the caller then
+// schedules a compaction; a drain armed before was scheduled then, and each
+// install since schedules again). The periodic task and DB::WaitForCompact call
+// it (through DBImpl::VlsmScheduleDrains).
 bool VlsmArmDrain(const VersionStorageInfo& vstorage,
                   const MutableCFOptions& moptions, VlsmRestClock* rest,
                   bool rest_declared);
