@@ -38,6 +38,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/vlsm.h"
+#include "tools/vlsm_tool_options.h"
 
 namespace {
 
@@ -131,43 +132,13 @@ int Main(int argc, char** argv) {
   if (db_path.empty()) return Fail("--db=DIR is required");
 
   Options options;
-  if (!vlsm_spec.empty()) {
-    VlsmOptions v;
-    char layout[16] = "";
-    char sst[32] = "";
-    int f = 0, phi = 0;
-    if (std::sscanf(vlsm_spec.c_str(), "%31[^,],%d,%d,%15s", sst, &f, &phi,
-                    layout) < 3) {
-      return Fail("--vlsm=S_M,f,Phi[,ranged], not " + vlsm_spec);
-    }
-    uint64_t sst_bytes = 0;
-    std::string s = sst;
-    uint64_t unit = 1;
-    if (!s.empty() && (s.back() == 'M' || s.back() == 'K')) {
-      unit = s.back() == 'M' ? 1ull << 20 : 1ull << 10;
-      s.pop_back();
-    }
-    if (!ParseCount(s, &sst_bytes))
-      return Fail("--vlsm: bad S_M " + std::string(sst));
-    v.sst_size = sst_bytes * unit;
-    v.growth = f;
-    v.l1_l2_growth = phi;
-    if (layout[0] != '\0') {
-      const Status ls = ParseVlsmL0Layout(layout, &v.l0_layout);
-      if (!ls.ok()) return Fail("--vlsm: " + ls.ToString());
-    }
-    const Status vs = ConfigureVlsm(&options, v);
-    if (!vs.ok()) return Fail("--vlsm: " + vs.ToString());
-  }
-  ConfigOptions config;
-  config.ignore_unsupported_options = false;
-  Status s = GetOptionsFromString(config, options, options_string, &options);
-  if (!s.ok()) return Fail("--options: " + s.ToString());
+  const std::string bad = VlsmToolOptions(vlsm_spec, options_string, &options);
+  if (!bad.empty()) return Fail(bad);
   options.create_if_missing = true;
   options.statistics = CreateDBStatistics();
   auto meter = std::make_shared<CompactionMeter>();
   options.listeners.push_back(meter);
-  s = DestroyDB(db_path, options);
+  Status s = DestroyDB(db_path, options);
   if (!s.ok()) return Fail("DestroyDB: " + s.ToString());
   DB* raw = nullptr;
   s = DB::Open(options, db_path, &raw);

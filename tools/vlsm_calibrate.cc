@@ -45,6 +45,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/vlsm.h"
+#include "tools/vlsm_tool_options.h"
 
 namespace {
 
@@ -125,16 +126,6 @@ int Fail(const std::string& what) {
   return 2;
 }
 
-uint64_t ParseSize(const std::string& s, bool* ok) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  uint64_t unit = 1;
-  if (*end == 'K') unit = 1ull << 10, ++end;
-  else if (*end == 'M') unit = 1ull << 20, ++end;
-  else if (*end == 'G') unit = 1ull << 30, ++end;
-  *ok = !s.empty() && end != s.c_str() && *end == '\0';
-  return v * unit;
-}
 
 int Main(int argc, char** argv) {
   std::string db_path, options_string, vlsm_spec, keys = "uniform";
@@ -149,10 +140,10 @@ int Main(int argc, char** argv) {
     else if (key == "--options") options_string = value;
     else if (key == "--vlsm") vlsm_spec = value;
     else if (key == "--keys") keys = value;
-    else if (key == "--phases") phases = ParseSize(value, &ok);
-    else if (key == "--phase_keys") phase_keys = ParseSize(value, &ok);
-    else if (key == "--value_bytes") value_bytes = ParseSize(value, &ok);
-    else if (key == "--seed") seed = ParseSize(value, &ok);
+    else if (key == "--phases") phases = VlsmToolSize(value, &ok);
+    else if (key == "--phase_keys") phase_keys = VlsmToolSize(value, &ok);
+    else if (key == "--value_bytes") value_bytes = VlsmToolSize(value, &ok);
+    else if (key == "--seed") seed = VlsmToolSize(value, &ok);
     else return Fail("unknown argument " + arg + " (see the header of "
                      "tools/vlsm_calibrate.cc)");
     if (!ok) return Fail("not a count: " + arg);
@@ -164,38 +155,12 @@ int Main(int argc, char** argv) {
   if (phases == 0 || phase_keys == 0) return Fail("--phases and --phase_keys must be >= 1");
 
   Options options;
-  if (!vlsm_spec.empty()) {
-    VlsmOptions v;
-    char layout[16] = "";
-    char sst[32] = "";
-    int f = 0, phi = 0;
-    if (std::sscanf(vlsm_spec.c_str(), "%31[^,],%d,%d,%15s", sst, &f, &phi,
-                    layout) < 3) {
-      return Fail("--vlsm=S_M,f,Phi[,ranged], not " + vlsm_spec);
-    }
-    bool ok = true;
-    v.sst_size = ParseSize(sst, &ok);
-    if (!ok) return Fail("--vlsm: S_M is not a size: " + std::string(sst));
-    v.growth = f;
-    v.l1_l2_growth = phi;
-    const Status parsed = layout[0] == '\0'
-                              ? Status::OK()
-                              : ParseVlsmL0Layout(layout, &v.l0_layout);
-    if (!parsed.ok()) {
-      return Fail(std::string("--vlsm: the layout ") + parsed.getState());
-    }
-    options.num_levels = 5;
-    const Status s = ConfigureVlsm(&options, v);
-    if (!s.ok()) return Fail("--vlsm: " + s.ToString());
-  }
-  ConfigOptions config;
-  config.ignore_unsupported_options = false;
-  Status s = GetOptionsFromString(config, options, options_string, &options);
-  if (!s.ok()) return Fail("--options: " + s.ToString());
+  const std::string bad = VlsmToolOptions(vlsm_spec, options_string, &options);
+  if (!bad.empty()) return Fail(bad);
   options.create_if_missing = true;
   auto meter = std::make_shared<CompactionInputMeter>();
   options.listeners.push_back(meter);
-  s = DestroyDB(db_path, options);
+  Status s = DestroyDB(db_path, options);
   if (!s.ok()) return Fail("DestroyDB " + db_path + ": " + s.ToString());
   DB* raw = nullptr;
   s = DB::Open(options, db_path, &raw);
