@@ -88,19 +88,6 @@ BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
 summary_py=$VLSM_ROOT/scripts/bench/l0_read_paths.py
 script_args=("$0" "$@")  # for config.txt
 
-usage() {  # the header above, without the leading "# "
-  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
-}
-die_usage() { echo "error: $*" >&2; echo "(see $0 --help)" >&2; exit 2; }
-shell_words() {  # ARGS...: one line a shell reads back as ARGS (quoted only where needed)
-  local a line=
-  for a in "$@"; do
-    if [[ "$a" =~ ^[A-Za-z0-9_./=:,@%+-]+$ ]]; then line+=" $a"; else line+=" $(printf '%q' "$a")"; fi
-  done
-  printf '%s\n' "${line# }"
-}
-
-
 records=12000000 seconds=60 reps=3 warmup=10 system=vlsm-ranged-rs32-io out='' db=''
 reuse=0 keep=0
 while [ $# -gt 0 ]; do

@@ -55,16 +55,6 @@ TREES=(rocksdb ranged-drained ranged-undrained)
 summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
 script_args=("$0" "$@")
 
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
-die_usage() { echo "error: $*" >&2; echo "(see $0 --help)" >&2; exit 2; }
-shell_words() {
-  local a line=
-  for a in "$@"; do
-    if [[ "$a" =~ ^[A-Za-z0-9_./=:,@%+-]+$ ]]; then line+=" $a"; else line+=" $(printf '%q' "$a")"; fi
-  done
-  printf '%s\n' "${line# }"
-}
-
 seconds=60 reps=3 warmup=10 out='' ranged_db='' rocksdb_db=''
 while [ $# -gt 0 ]; do
   arg=$1; shift

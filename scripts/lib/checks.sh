@@ -17,3 +17,16 @@ require_flag() {
     *) echo "error: $1 must be 0 or 1, got '$2'" >&2; exit 2 ;;
   esac
 }
+
+# A benchmark script's usage and errors (l0_read_paths.sh, rest_reads.sh).
+usage() {  # the header above, without the leading "# "
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+}
+die_usage() { echo "error: $*" >&2; echo "(see $0 --help)" >&2; exit 2; }
+shell_words() {  # ARGS...: one line a shell reads back as ARGS (quoted only where needed)
+  local a line=
+  for a in "$@"; do
+    if [[ "$a" =~ ^[A-Za-z0-9_./=:,@%+-]+$ ]]; then line+=" $a"; else line+=" $(printf '%q' "$a")"; fi
+  done
+  printf '%s\n' "${line# }"
+}
