@@ -80,18 +80,24 @@ def timeseries(plt, args):
 
 
 def load_curve(plt, args):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    col = f"{args.op}_p99_us"
-    for path, label in zip(args.inputs, labels_for(args)):
-        rows = [r for r in read_csv(path) if r.get(col) not in ("", None)]
-        x = [float(r["fraction"]) * 100 for r in rows]
-        y = [float(r[col]) / 1000 for r in rows]
-        ax.plot(x, y, marker="o", label=label)
-    ax.set_xlabel(args.xlabel or "offered load (% of sustainable rate)")
-    ax.set_ylabel(f"{args.op} P99 (ms)")
-    ax.set_yscale("log")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    # One panel per percentile the CSVs carry: P99, and P99.9 beside it
+    # when every CSV has an <op>_p99_9_us column.
+    tables = [read_csv(path) for path in args.inputs]
+    cols = [(f"{args.op}_p99_us", "P99")]
+    if tables and all(t and f"{args.op}_p99_9_us" in t[0] for t in tables):
+        cols.append((f"{args.op}_p99_9_us", "P99.9"))
+    fig, axes = plt.subplots(1, len(cols), figsize=(7 * len(cols), 4.5), squeeze=False)
+    for ax, (col, name) in zip(axes[0], cols):
+        for rows, label in zip(tables, labels_for(args)):
+            rows = [r for r in rows if r.get(col) not in ("", None)]
+            x = [float(r["fraction"]) * 100 for r in rows]
+            y = [float(r[col]) / 1000 for r in rows]
+            ax.plot(x, y, marker="o", label=label)
+        ax.set_xlabel(args.xlabel or "offered load (% of sustainable rate)")
+        ax.set_ylabel(f"{args.op} {name} (ms)")
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
     return fig
 
 

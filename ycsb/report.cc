@@ -88,7 +88,8 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
       .Field("library", ROCKSDB_NAMESPACE::GetVlsmForkVersionAsString(true))
       .Field("command", r.command)
       .Field("phase", r.phase)
-      .Field("mode", r.mode);
+      .Field("mode", r.mode)
+      .Field("interrupted", r.interrupted);
   if (!r.arrival.empty()) j.Field("arrival", r.arrival);
   j.Field("db", r.db).Field("threads", r.threads);
   if (r.target_ops_per_s > 0) j.Field("target_ops_per_s", r.target_ops_per_s);

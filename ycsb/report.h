@@ -39,6 +39,9 @@ struct RunReport {
   // Live records x (key + record bytes) at the end: what disk space is
   // divided by.
   uint64_t logical_bytes = 0;
+  // Stopped by SIGINT or SIGTERM before the run was done: the report is
+  // written, but it is not the run that was asked for.
+  bool interrupted = false;
 };
 
 // Writes PATH.json and PATH.csv (PATH is report minus a ".json" suffix).

@@ -180,6 +180,16 @@ rocksdb::Options RocksDbConfig::MakeOptions() const {
   return o;
 }
 
+uint64_t RocksDbConfig::DebtCycleBytes() const {
+  const rocksdb::Options o = MakeOptions();
+  const uint64_t per_flush =
+      o.write_buffer_size *
+      static_cast<uint64_t>(std::max(1, o.min_write_buffer_number_to_merge));
+  return per_flush *
+         static_cast<uint64_t>(std::max(1, o.level0_file_num_compaction_trigger)) *
+         static_cast<uint64_t>(regions);
+}
+
 RocksDbBinding::RocksDbBinding(const RocksDbConfig& config) : config_(config) {}
 
 std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config,
@@ -418,15 +428,27 @@ std::string RocksDbBinding::Settle(
   // "to the end of compaction").
   const uint64_t debt = CompactionDebtBytes();
   const auto start = std::chrono::steady_clock::now();
+  // The memtables first, then the estimate again: with them in L0 it
+  // owes everything the wait below will compact, so the two make one
+  // calibration pair (E, then R: the compaction input read to pay it), as
+  // tools/vlsm_calibrate takes them.
+  for (auto& r : regions_) {
+    rocksdb::FlushOptions flush;
+    flush.allow_write_stall = true;  // the flush only, not the compactions
+    rocksdb::Status s = r->db->Flush(flush);
+    if (!s.ok()) fprintf(stderr, "[ycsb] settle: flush: %s\n", s.ToString().c_str());
+  }
+  const uint64_t debt_after_flush = CompactionDebtBytes();
   WaitForCompactions();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rocksdb::lsm_metrics::JsonWriter j;
   j.BeginObject()
       .Field("seconds", seconds)
-      .Field("debt_bytes_at_phase_end", debt);
+      .Field("debt_bytes_at_phase_end", debt)
+      .Field("debt_bytes_after_flush", debt_after_flush);
   if (!at_phase_end.empty()) {
-    uint64_t flush = 0, read = 0, written = 0;
+    uint64_t flush = 0, read = 0, written = 0, drain_read = 0, drain_written = 0;
     std::vector<uint64_t> level_bytes, level_files;
     double cpu_s = 0;
     size_t i = 0;
@@ -437,6 +459,11 @@ std::string RocksDbBinding::Settle(
       flush += now.flush_bytes - before.flush_bytes;
       read += now.compaction_read_bytes - before.compaction_read_bytes;
       written += now.compaction_write_bytes - before.compaction_write_bytes;
+      // The drain at rest (which WaitForCompact starts) is in the totals
+      // above; apart, so the debt estimate at the phase's end can be held
+      // against the debt's own part of the settle (the calibration pair).
+      drain_read += now.drain_read_bytes - before.drain_read_bytes;
+      drain_written += now.drain_write_bytes - before.drain_write_bytes;
       // Every collector measures the whole process: one region's is all.
       cpu_s = now.cpu_s - before.cpu_s;
       level_bytes.resize(std::max(level_bytes.size(), now.level_bytes.size()));
@@ -447,6 +474,8 @@ std::string RocksDbBinding::Settle(
     j.Field("flush_bytes", flush)
         .Field("compaction_read_bytes", read)
         .Field("compaction_write_bytes", written)
+        .Field("drain_read_bytes", drain_read)
+        .Field("drain_write_bytes", drain_written)
         .Field("cpu_s", cpu_s)
         .Array("level_bytes_after", level_bytes)
         .Array("level_files_after", level_files);

@@ -76,6 +76,13 @@ struct RocksDbConfig {
   // limiter, which Open adds), or PropertyError
   // naming what ConfigureVlsm / the checks rejected.
   rocksdb::Options MakeOptions() const;
+  // Bytes written to all regions together from one L0 compaction of a
+  // region becoming due to the next (each region takes 1/regions of the
+  // writes): memtable size x memtables merged per flush x the L0 trigger
+  // (files, or under kVlsmRanged flushes deep), from MakeOptions. A
+  // find-sustainable step lasts at least two such cycles
+  // (sustainable_rate_search.h).
+  uint64_t DebtCycleBytes() const;
 };
 
 class RocksDbBinding : public DbBinding {

@@ -65,22 +65,30 @@ StepVerdict JudgeStep(const DriverResult& r, double target,
   return v;
 }
 
+double StepSeconds(const SustainableSearchConfig& search, double rate) {
+  const double written_per_s = rate * search.write_bytes_per_op;
+  if (search.cycle_bytes <= 0 || written_per_s <= 0) return search.step_s;
+  return std::max(search.step_s,
+                  search.cycles_per_step * search.cycle_bytes / written_per_s);
+}
+
 SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
                                       const DriverConfig& base,
                                       CoreWorkload* workload, DbBinding* db) {
   SustainableResult out;
   auto run_step = [&](double rate) {
+    const double step_s = StepSeconds(search, rate);
     DriverConfig c = base;
     c.target_ops_per_s = rate;
-    c.max_execution_s = search.step_s;
+    c.max_execution_s = step_s;
     c.discard_backlog_at_end = true;
     // At least ~10 intervals per step, so trends are fitted on several
     // points.
     c.status_interval_s =
-        std::max(0.05, std::min(c.status_interval_s, search.step_s / 10));
-    c.operation_count = static_cast<uint64_t>(rate * search.step_s) + 1;
+        std::max(0.05, std::min(c.status_interval_s, step_s / 10));
+    c.operation_count = static_cast<uint64_t>(rate * step_s) + 1;
     fprintf(stderr, "[ycsb] find-sustainable: step of %.0f s at %.0f ops/s\n",
-            search.step_s, rate);
+            step_s, rate);
     OpenLoopDriver driver(c, workload, db);
     DriverResult r = driver.Run();
     SustainableStep s;
@@ -151,11 +159,14 @@ std::string SustainableJson(const SustainableResult& r,
              "second and backlog at the end <= max_backlog_s of load; "
              "compaction debt's rise at the end above its first-half peak "
              "<= max(max_debt_growth x bytes written in the second half, "
-             "debt_tolerance_bytes)")
+             "debt_tolerance_bytes); a step lasts max(step_s, "
+             "cycles_per_step x cycle_bytes / bytes written per second)")
       .Field("max_backlog_s", search.max_backlog_s)
       .Field("max_debt_growth", search.max_debt_growth)
       .Field("debt_tolerance_bytes", search.debt_tolerance_bytes)
       .Field("write_bytes_per_op", search.write_bytes_per_op)
+      .Field("cycle_bytes", search.cycle_bytes)
+      .Field("cycles_per_step", search.cycles_per_step)
       .BeginArray("steps");
   for (const auto& s : r.steps) {
     j.BeginObject()

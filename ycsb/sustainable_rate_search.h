@@ -14,6 +14,12 @@
 //     most max_debt_growth of the bytes written in the second half, or by
 //     debt_tolerance_bytes if that is more (the estimate moves a whole file
 //     at a time; a sawtooth ending on a tooth is not growth).
+// A step lasts step_s, or longer at rates where the store's debt cycle
+// (cycle_bytes written, from a flush to the L0 compaction it makes due)
+// takes longer: then cycles_per_step cycles, so the judged second half
+// holds a whole one. Without that, a store whose L0 holds more bytes before
+// a compaction could be judged on a half step with no compaction in it,
+// and its searched rate would not compare with another store's.
 // Each failed step's report says which of these failed, with the figures.
 // The search multiplies the rate by `factor` per step until a step fails,
 // then bisects between the last sustained and the first failed rate.
@@ -38,7 +44,15 @@ struct SustainableSearchConfig {
   // Bytes the workload writes per operation on average (write share x
   // record size): the scale debt growth is judged against.
   double write_bytes_per_op = 0;
+  // Bytes written per debt cycle (RocksDbConfig::DebtCycleBytes; when
+  // several stores' rates are compared, the largest of theirs); 0: unknown.
+  double cycle_bytes = 0;
+  double cycles_per_step = 2;
 };
+
+// How long a step at `rate` lasts: step_s, or cycles_per_step debt cycles
+// at that rate if that is longer.
+double StepSeconds(const SustainableSearchConfig& search, double rate);
 
 struct StepVerdict {
   bool sustained = false;

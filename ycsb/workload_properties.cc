@@ -39,7 +39,8 @@ const std::set<std::string>& KnownNames() {
       "sustainable.start", "sustainable.factor", "sustainable.step_seconds",
       "sustainable.bisect_steps", "sustainable.max_rate",
       "sustainable.max_backlog_seconds", "sustainable.max_debt_growth",
-      "sustainable.debt_tolerance",
+      "sustainable.debt_tolerance", "sustainable.cycle_bytes",
+      "sustainable.cycles_per_step",
       // null binding
       "null.busy_ns",
       // RocksDB binding

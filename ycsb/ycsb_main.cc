@@ -44,7 +44,9 @@ void Usage(FILE* f) {
           "  -P reads a property file (later files win); -p, -db, -threads\n"
           "  and -target override every file\n"
           "  target unset = closed loop; mode=find-sustainable searches for\n"
-          "  the highest sustained rate. verify reads every loaded record\n"
+          "  the highest sustained rate; mode=describe prints what the search\n"
+          "  would derive (debt cycle, bytes per op) as JSON and opens no DB.\n"
+          "  verify reads every loaded record\n"
           "  (key numbers [insertstart, insertstart + recordcount)) and\n"
           "  exits 1 if one is missing. Properties: ycsb/README.md\n");
 }
@@ -167,9 +169,10 @@ Invocation Parse(int argc, char** argv) {
     d.operation_count = inv.spec.operation_count;
   }
   inv.mode = p.GetString("mode", "normal");
-  if (inv.mode != "normal" && inv.mode != "find-sustainable") {
+  if (inv.mode != "normal" && inv.mode != "find-sustainable" &&
+      inv.mode != "describe") {
     throw PropertyError("unknown mode '" + inv.mode +
-                        "' (normal or find-sustainable)");
+                        "' (normal, find-sustainable or describe)");
   }
   // YCSB: operationcount 0 means "until maxexecutiontime". The search
   // sizes its own steps.
@@ -191,6 +194,11 @@ Invocation Parse(int argc, char** argv) {
     inv.search.debt_tolerance_bytes = static_cast<double>(ParseByteSize(
         "sustainable.debt_tolerance", p.GetString("sustainable.debt_tolerance", "")));
   }
+  inv.search.cycles_per_step = p.GetDouble("sustainable.cycles_per_step",
+                                           inv.search.cycles_per_step);
+  if (inv.search.cycles_per_step < 0) {
+    throw PropertyError("sustainable.cycles_per_step must be >= 0");
+  }
   if (inv.search.start_ops_per_s <= 0 || inv.search.factor <= 1 ||
       inv.search.step_s <= 0 || inv.search.max_backlog_s <= 0 ||
       inv.search.max_debt_growth < 0) {
@@ -202,10 +210,17 @@ Invocation Parse(int argc, char** argv) {
   inv.db = p.GetString("db", "rocksdb");
   if (inv.db == "rocksdb") {
     inv.rocksdb = RocksDbConfig::FromProperties(p);
+    inv.search.cycle_bytes = static_cast<double>(inv.rocksdb.DebtCycleBytes());
   } else if (inv.db == "null") {
     inv.null_busy_ns = p.GetCount("null.busy_ns", 0);
   } else {
     throw PropertyError("unknown db '" + inv.db + "' (rocksdb or null)");
+  }
+  // Given, it wins over the store's own: a comparison of several stores
+  // passes the largest of their cycles to every search (load_a.sh).
+  if (p.Has("sustainable.cycle_bytes")) {
+    inv.search.cycle_bytes = static_cast<double>(ParseByteSize(
+        "sustainable.cycle_bytes", p.GetString("sustainable.cycle_bytes", "")));
   }
   inv.report_path = p.GetString("report", "");
   return inv;
@@ -323,6 +338,15 @@ int Main(int argc, char** argv) {
     return 2;
   }
 
+  if (inv.mode == "describe") {
+    // What a search of this store would use, for a script that compares
+    // stores (the largest cycle) before running any of them.
+    CoreWorkload workload(inv.spec, inv.driver.seed);
+    printf("{\"debt_cycle_bytes\": %.0f, \"write_bytes_per_op\": %.1f}\n",
+           inv.search.cycle_bytes, WriteBytesPerOp(inv, workload));
+    return 0;
+  }
+
   // The floor first, on an idle machine: what the harness alone costs at
   // this rate and thread count.
   DriverResult floor;
@@ -401,8 +425,14 @@ int Main(int argc, char** argv) {
     report.floor_s = inv.floor_s;
   }
   report.logical_bytes = LogicalBytes(inv, workload, result);
+  report.interrupted = g_stop.load();
   PrintSummary(stdout, report);
-  int rc = result.errors > 0 ? 1 : 0;
+  // A stopped run still reports what it did, but fails: a script that
+  // resumes an experiment must not take it for the run it asked for.
+  int rc = result.errors > 0 || report.interrupted ? 1 : 0;
+  if (report.interrupted) {
+    fprintf(stderr, "ycsb_vlsm: stopped by a signal before the run was done\n");
+  }
   if (!hdr.Close()) rc = 1;
   if (!inv.report_path.empty() && !WriteReportFiles(inv.report_path, report)) {
     rc = 1;

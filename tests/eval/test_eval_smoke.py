@@ -59,6 +59,17 @@ class EvalSmoke(unittest.TestCase):
             "BASE_RATE": str(rate), "SUSTAINABLE": "1", "REGIONS": "2",
             "OUT": cls.out3, "DB": db})
 
+    def test_resume_keeps_the_runs_already_made(self):
+        # The sustainable-only directory again with RESUME=1: its run is
+        # kept (a session that stopped goes on where it stopped), not rerun.
+        report = os.path.join(self.out3, "sustainable-vlsm.json")
+        before = os.stat(report).st_mtime_ns
+        r = run(["bash", "scripts/bench/eval/load_a.sh", os.path.join(TMP, "alone.env"),
+                 "RESUME=1"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("sustainable-vlsm: kept (RESUME=1)", r.stdout)
+        self.assertEqual(os.stat(report).st_mtime_ns, before)
+
     def test_pipeline(self):
         self.assertEqual(self.load.returncode, 0, self.load.stderr)
         doc = os.path.join(TMP, "results.md")
@@ -238,6 +249,11 @@ class EvalSmoke(unittest.TestCase):
                                 (["LOWER_CPU=yes"], "LOWER_CPU"),
                                 (["SUSTAINABLE=2"], "SUSTAINABLE"),
                                 (["SETTLE=yes"], "SETTLE"),
+                                (["RESUME=2"], "RESUME"),
+                                (["SEARCH=fast"], "SEARCH must be closed or find-sustainable"),
+                                (["SEARCH_START=0"], "SEARCH_START"),
+                                (["BASE_SYSTEM=rocksdb-io", "SYSTEMS=rocksdb"],
+                                 "put rocksdb-io in SYSTEMS or set BASE_RATE"),
                                 (["LIBRARY=/nonexistent"], "LIBRARY"),
                                 (["BLOOM_BITS=ten"], "BLOOM_BITS"),
                                 (["SUBCOMPACTIONS=0"], "SUBCOMPACTIONS"),

@@ -129,6 +129,47 @@ TEST(SustainableRateSearch, StepVerdictNamesEveryFailedCondition) {
   EXPECT_NE(v.why.find("compaction debt"), std::string::npos) << v.why;
 }
 
+// A step lasts at least two debt cycles at its rate, so the judged second
+// half holds a whole one: at 10 K ops/s of 200 bytes (2 MB/s) a 256 MiB
+// cycle takes 134 s, so the step is 268 s, not the 60 s asked; at 100 K
+// ops/s the cycle is 13.4 s and 60 s already holds four.
+TEST(SustainableRateSearch, StepsLastTwoDebtCycles) {
+  SustainableSearchConfig search;
+  search.step_s = 60;
+  search.write_bytes_per_op = 200;
+  search.cycle_bytes = 256 << 20;
+  EXPECT_NEAR(StepSeconds(search, 10000), 2 * 268435456 / 2e6, 1e-6);
+  EXPECT_DOUBLE_EQ(StepSeconds(search, 100000), 60);
+  SustainableSearchConfig unknown = search;
+  unknown.cycle_bytes = 0;  // no cycle known: the asked length
+  EXPECT_DOUBLE_EQ(StepSeconds(unknown, 10000), 60);
+  SustainableSearchConfig reads = search;
+  reads.write_bytes_per_op = 0;  // a read-only mix writes no cycle
+  EXPECT_DOUBLE_EQ(StepSeconds(reads, 10000), 60);
+
+  // The search runs its steps that long: 0.2 s asked, but 100 KB/s
+  // written against a 100 KB cycle makes each step 2 s.
+  NullBinding db;
+  WorkloadSpec spec;
+  spec.record_count = 1000;
+  spec.field_count = 1;
+  spec.field_length = 10;
+  CoreWorkload w(spec, 1);
+  DriverConfig base;
+  base.threads = 1;
+  base.progress = false;
+  SustainableSearchConfig s;
+  s.start_ops_per_s = 1000;
+  s.max_ops_per_s = 1000;  // one step
+  s.step_s = 0.2;
+  s.write_bytes_per_op = 100;
+  s.cycle_bytes = 100000;
+  SustainableResult r = FindSustainableRate(s, base, &w, &db);
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_GE(r.steps[0].step_s, 1.9);
+  EXPECT_LE(r.steps[0].step_s, 2.5);
+}
+
 // One server whose capacity is `before` requests/s for the first
 // drop_after_s of its life and `after` requests/s from then on (a store
 // whose memtables and L0 absorb a burst, then meet compaction's pace).

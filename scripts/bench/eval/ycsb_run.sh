@@ -94,6 +94,10 @@ eval_ycsb() {
   echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out") ($(( $(date +%s) - t0 )) s)"
 }
 
+eval_finished() {  # REPORT: it exists and the run was not stopped early
+  [ -s "$1" ] && python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])).get("interrupted", False))' "$1"
+}
+
 eval_achieved() {  # REPORT -> its average achieved ops/s, whole number
   python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["achieved_ops_per_s"]))' "$1"
 }

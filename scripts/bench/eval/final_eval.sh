@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The evaluation on the final library (issue 41, docs/results/final-*):
+# each part is a list of load_a.sh runs from one settings file, resumable
+# (RESUME=1: a run whose report exists is kept), so an experiment longer
+# than a sitting goes on where it stopped.
+#
+# usage: final_eval.sh PART [ROOT]
+#   ROOT: where the runs go (default build/eval/final); one directory per
+#   experiment under it, one per run under that.
+# Run 1 (settings/final-1region-12M.env, ROOT/1region), in order:
+#   samples  five closed-loop samples of every system (t1..t5; the paper's
+#            layout in t1 only: it takes three times as long);
+#   at80     five open-loop runs at 80% of RocksDB's median closed-loop
+#            rate (the median of the five samples, fixed in
+#            ROOT/1region/base_rate the first time it is needed);
+#   curve    the load curve at 10, 25, 50, 65, 90 and 95% of that rate,
+#            all four systems, each point min(RECORDS, 240 s of load)
+#            (curve1), and two more runs at 90 and 95% (curve2, curve3).
+#   Then: python3 scripts/bench/eval/final_report.py ROOT/1region
+# Run 2 (settings/final-4region-48M.env, ROOT/4region):
+#   4region  three samples (t1..t3), three runs at 80% of RocksDB's median
+#            (t1..t3) and one at 95% (curve1). Then final_report.py.
+# Run 3 (ROOT/orders):
+#   orders   ordered Load A (insertorder=ordered) at 80% of RocksDB's
+#            ordered rate, sampled in the same run (ordered/); Run A with
+#            Zipfian keys after a load (zipfian-run-a/, run_abcd.sh with
+#            settings/final-runs-1region-12M.env).
+# Run 4 (settings/final-runs-1region-12M.env, ROOT/reads):
+#   reads    Runs A-E after Load A, 10-bit Bloom filters, settled trees
+#            (the drain at rest on), three runs (r1..r3). Then
+#            report_runs.py on each.
+# Run 5 (settings/final-device-100m-4region-12M.env, ROOT/device):
+#   device   RocksDB-IO's and the ranged layout's searched rates under a
+#            100 MiB/s limiter (search/), then three runs at 80% of
+#            RocksDB-IO's (t1..t3, every system).
+set -euo pipefail
+VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+usage() { echo "usage: $0 samples|at80|curve|4region|orders|reads|device [ROOT]" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || usage
+part=$1
+root=${2:-$VLSM_ROOT/build/eval/final}
+eval_dir=$VLSM_ROOT/scripts/bench/eval
+load_a=$eval_dir/load_a.sh
+settings=$eval_dir/settings
+paper=vlsm  # the paper's layout
+systems_of() { sed -n 's/^SYSTEMS="\(.*\)"$/\1/p' "$1"; }
+
+# base_rate DIR N: RocksDB's median closed-loop rate over the samples
+# DIR/t1..tN, fixed in DIR/base_rate the first time: every open-loop run
+# of the experiment offers a share of this one number, so the runs compare.
+base_rate() {
+  local dir=$1 n=$2
+  if [ ! -s "$dir/base_rate" ]; then
+    python3 - "$dir" "$n" > "$dir/base_rate.tmp" <<'PY'
+import json, statistics, sys
+d, n = sys.argv[1], int(sys.argv[2])
+rates = [json.load(open(f"{d}/t{i}/sustainable-rocksdb.json"))["achieved_ops_per_s"]
+         for i in range(1, n + 1)]
+print(int(statistics.median(rates)))
+PY
+    mv "$dir/base_rate.tmp" "$dir/base_rate"
+  fi
+  cat "$dir/base_rate"
+}
+
+# reads_done DIR: run_abcd.sh finished there (its last open-loop report,
+# not stopped early).
+reads_done() {
+  local last
+  last=$(ls "$1"/run*-e-uniform-vlsm-ranged-rs32-io.json 2>/dev/null | head -1)
+  [ -n "$last" ] && python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])).get("interrupted", False))' "$last"
+}
+
+one=$settings/final-1region-12M.env
+four=$settings/final-4region-48M.env
+runs=$settings/final-runs-1region-12M.env
+device=$settings/final-device-100m-4region-12M.env
+three=$(systems_of "$one")
+case "$part" in
+  samples)
+    for i in 1 2 3 4 5; do
+      systems=$three
+      [ "$i" = 1 ] && systems="$three $paper"
+      "$load_a" "$one" SYSTEMS="$systems" LOADS=none SUSTAINABLE=1 OUT="$root/1region/t$i"
+    done ;;
+  at80)
+    base=$(base_rate "$root/1region" 5)
+    for i in 1 2 3 4 5; do
+      systems=$three
+      [ "$i" = 1 ] && systems="$three $paper"
+      "$load_a" "$one" SYSTEMS="$systems" LOADS=80 BASE_RATE="$base" OUT="$root/1region/t$i"
+    done ;;
+  curve)
+    base=$(base_rate "$root/1region" 5)
+    "$load_a" "$one" SYSTEMS="$three $paper" LOADS="10 25 50 65 90 95" \
+      BASE_RATE="$base" MAX_SECONDS=240 OUT="$root/1region/curve1"
+    for i in 2 3; do
+      "$load_a" "$one" LOADS="90 95" BASE_RATE="$base" MAX_SECONDS=240 OUT="$root/1region/curve$i"
+    done ;;
+  4region)
+    for i in 1 2 3; do
+      "$load_a" "$four" LOADS=none SUSTAINABLE=1 OUT="$root/4region/t$i"
+    done
+    base=$(base_rate "$root/4region" 3)
+    for i in 1 2 3; do
+      "$load_a" "$four" LOADS=80 BASE_RATE="$base" OUT="$root/4region/t$i"
+    done
+    "$load_a" "$four" LOADS=95 BASE_RATE="$base" OUT="$root/4region/curve1" ;;
+  orders)
+    "$load_a" "$one" INSERT_ORDER=ordered LOADS=80 OUT="$root/orders/ordered"
+    reads_done "$root/orders/zipfian-run-a" ||
+      "$eval_dir/run_abcd.sh" "$runs" WORKLOADS=a DISTRIBUTIONS=zipfian OUT="$root/orders/zipfian-run-a" ;;
+  reads)
+    for i in 1 2 3; do
+      reads_done "$root/reads/r$i" || { rm -rf "$root/reads/r$i"; "$eval_dir/run_abcd.sh" "$runs" OUT="$root/reads/r$i"; }
+    done ;;
+  device)
+    "$load_a" "$device" SYSTEMS="rocksdb-io vlsm-ranged-rs32-io" LOADS=none SUSTAINABLE=1 \
+      OUT="$root/device/search"
+    base=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["sustainable"]["sustainable_ops_per_s"]))' \
+      "$root/device/search/sustainable-rocksdb-io.json")
+    for i in 1 2 3; do
+      "$load_a" "$device" LOADS=80 BASE_RATE="$base" OUT="$root/device/t$i"
+    done ;;
+  *) usage ;;
+esac
