@@ -430,8 +430,9 @@ std::string RocksDbBinding::Settle(
   const auto start = std::chrono::steady_clock::now();
   // The memtables first, then the estimate again: with them in L0 it
   // owes everything the wait below will compact, so the two make one
-  // calibration pair (E, then R: the compaction input read to pay it), as
-  // tools/vlsm_calibrate takes them.
+  // calibration pair (E, then R: the compaction input read from that
+  // moment on to pay it), as tools/vlsm_calibrate takes them. A step that
+  // ends during the flushes is in neither.
   for (auto& r : regions_) {
     rocksdb::FlushOptions flush;
     flush.allow_write_stall = true;  // the flush only, not the compactions
@@ -439,6 +440,10 @@ std::string RocksDbBinding::Settle(
     if (!s.ok()) fprintf(stderr, "[ycsb] settle: flush: %s\n", s.ToString().c_str());
   }
   const uint64_t debt_after_flush = CompactionDebtBytes();
+  std::vector<rocksdb::LsmMetricsReport> at_estimate;
+  for (auto& r : regions_) {
+    if (r->collector) at_estimate.push_back(r->collector->Report());
+  }
   WaitForCompactions();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -449,6 +454,7 @@ std::string RocksDbBinding::Settle(
       .Field("debt_bytes_after_flush", debt_after_flush);
   if (!at_phase_end.empty()) {
     uint64_t flush = 0, read = 0, written = 0, drain_read = 0, drain_written = 0;
+    uint64_t pair_read = 0;
     std::vector<uint64_t> level_bytes, level_files;
     double cpu_s = 0;
     size_t i = 0;
@@ -464,6 +470,9 @@ std::string RocksDbBinding::Settle(
       // against the debt's own part of the settle (the calibration pair).
       drain_read += now.drain_read_bytes - before.drain_read_bytes;
       drain_written += now.drain_write_bytes - before.drain_write_bytes;
+      const rocksdb::LsmMetricsReport& at_e = at_estimate[i - 1];
+      pair_read += (now.compaction_read_bytes - at_e.compaction_read_bytes) -
+                   (now.drain_read_bytes - at_e.drain_read_bytes);
       // Every collector measures the whole process: one region's is all.
       cpu_s = now.cpu_s - before.cpu_s;
       level_bytes.resize(std::max(level_bytes.size(), now.level_bytes.size()));
@@ -476,6 +485,7 @@ std::string RocksDbBinding::Settle(
         .Field("compaction_write_bytes", written)
         .Field("drain_read_bytes", drain_read)
         .Field("drain_write_bytes", drain_written)
+        .Field("pair_read_bytes", pair_read)
         .Field("cpu_s", cpu_s)
         .Array("level_bytes_after", level_bytes)
         .Array("level_files_after", level_files);

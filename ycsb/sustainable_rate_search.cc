@@ -68,8 +68,8 @@ StepVerdict JudgeStep(const DriverResult& r, double target,
 double StepSeconds(const SustainableSearchConfig& search, double rate) {
   const double written_per_s = rate * search.write_bytes_per_op;
   if (search.cycle_bytes <= 0 || written_per_s <= 0) return search.step_s;
-  return std::max(search.step_s,
-                  search.cycles_per_step * search.cycle_bytes / written_per_s);
+  const double cycles = search.cycles_per_step * search.cycle_bytes / written_per_s;
+  return std::max(search.step_s, std::min(cycles, search.max_step_s));
 }
 
 SustainableResult FindSustainableRate(const SustainableSearchConfig& search,
@@ -167,6 +167,7 @@ std::string SustainableJson(const SustainableResult& r,
       .Field("write_bytes_per_op", search.write_bytes_per_op)
       .Field("cycle_bytes", search.cycle_bytes)
       .Field("cycles_per_step", search.cycles_per_step)
+      .Field("max_step_s", search.max_step_s)
       .BeginArray("steps");
   for (const auto& s : r.steps) {
     j.BeginObject()

@@ -48,10 +48,14 @@ struct SustainableSearchConfig {
   // several stores' rates are compared, the largest of theirs); 0: unknown.
   double cycle_bytes = 0;
   double cycles_per_step = 2;
+  // The cycles never make a step longer than this (a bisection below a
+  // failed start rate would otherwise run steps of half an hour at 1 GiB
+  // cycles); a step cut by it says so in its report (step_s < cycles).
+  double max_step_s = 1200;
 };
 
 // How long a step at `rate` lasts: step_s, or cycles_per_step debt cycles
-// at that rate if that is longer.
+// at that rate if that is longer, at most max_step_s (never below step_s).
 double StepSeconds(const SustainableSearchConfig& search, double rate);
 
 struct StepVerdict {

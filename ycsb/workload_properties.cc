@@ -40,7 +40,7 @@ const std::set<std::string>& KnownNames() {
       "sustainable.bisect_steps", "sustainable.max_rate",
       "sustainable.max_backlog_seconds", "sustainable.max_debt_growth",
       "sustainable.debt_tolerance", "sustainable.cycle_bytes",
-      "sustainable.cycles_per_step",
+      "sustainable.cycles_per_step", "sustainable.max_step_seconds",
       // null binding
       "null.busy_ns",
       // RocksDB binding

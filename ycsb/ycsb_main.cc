@@ -196,8 +196,11 @@ Invocation Parse(int argc, char** argv) {
   }
   inv.search.cycles_per_step = p.GetDouble("sustainable.cycles_per_step",
                                            inv.search.cycles_per_step);
-  if (inv.search.cycles_per_step < 0) {
-    throw PropertyError("sustainable.cycles_per_step must be >= 0");
+  inv.search.max_step_s = p.GetDouble("sustainable.max_step_seconds",
+                                      inv.search.max_step_s);
+  if (inv.search.cycles_per_step < 0 || inv.search.max_step_s <= 0) {
+    throw PropertyError("sustainable.cycles_per_step must be >= 0 and "
+                        ".max_step_seconds > 0");
   }
   if (inv.search.start_ops_per_s <= 0 || inv.search.factor <= 1 ||
       inv.search.step_s <= 0 || inv.search.max_backlog_s <= 0 ||
@@ -353,6 +356,10 @@ int Main(int argc, char** argv) {
   const bool take_floor = inv.floor_s > 0 && !inv.verify &&
                           inv.driver.target_ops_per_s > 0 &&
                           inv.mode == "normal";
+  // From here on a stop signal ends the run with a report marked
+  // interrupted (the floor included: it watches g_stop too).
+  signal(SIGINT, OnStopSignal);
+  signal(SIGTERM, OnStopSignal);
   if (take_floor) floor = RunNullStoreFloor(inv);
 
   std::unique_ptr<DbBinding> db;
@@ -372,8 +379,6 @@ int Main(int argc, char** argv) {
                                inv.spec, db.get());
   }
   inv.driver.stop = &g_stop;
-  signal(SIGINT, OnStopSignal);
-  signal(SIGTERM, OnStopSignal);
   CoreWorkload workload(inv.spec, inv.driver.seed);
   RunReport report;
   for (int i = 0; i < argc; i++) {

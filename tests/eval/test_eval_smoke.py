@@ -69,6 +69,19 @@ class EvalSmoke(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("sustainable-vlsm: kept (RESUME=1)", r.stdout)
         self.assertEqual(os.stat(report).st_mtime_ns, before)
+        # A run stopped early is no run to keep: marked interrupted, it is
+        # made again.
+        with open(report) as f:
+            rep = json.load(f)
+        rep["interrupted"] = True
+        with open(report, "w") as f:
+            json.dump(rep, f)
+        r = run(["bash", "scripts/bench/eval/load_a.sh", os.path.join(TMP, "alone.env"),
+                 "RESUME=1"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("kept (RESUME=1)", r.stdout)
+        with open(report) as f:
+            self.assertFalse(json.load(f)["interrupted"])
 
     def test_pipeline(self):
         self.assertEqual(self.load.returncode, 0, self.load.stderr)

@@ -146,6 +146,12 @@ TEST(SustainableRateSearch, StepsLastTwoDebtCycles) {
   SustainableSearchConfig reads = search;
   reads.write_bytes_per_op = 0;  // a read-only mix writes no cycle
   EXPECT_DOUBLE_EQ(StepSeconds(reads, 10000), 60);
+  // At 1000 ops/s the cycle would take 22 minutes: the cap holds the step
+  // at max_step_s, and never below the asked length.
+  EXPECT_DOUBLE_EQ(StepSeconds(search, 1000), search.max_step_s);
+  SustainableSearchConfig low_cap = search;
+  low_cap.max_step_s = 30;
+  EXPECT_DOUBLE_EQ(StepSeconds(low_cap, 1000), 60);
 
   // The search runs its steps that long: 0.2 s asked, but 100 KB/s
   // written against a 100 KB cycle makes each step 2 s.

@@ -38,7 +38,9 @@ VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 usage() { echo "usage: $0 samples|at80|curve|4region|orders|reads|device [ROOT]" >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 part=$1
-root=${2:-$VLSM_ROOT/build/eval/final}
+root=${2:-build/eval/final}
+# A relative ROOT is the checkout's, as load_a.sh reads its OUT.
+[[ "$root" = /* ]] || root=$VLSM_ROOT/$root
 eval_dir=$VLSM_ROOT/scripts/bench/eval
 load_a=$eval_dir/load_a.sh
 settings=$eval_dir/settings
@@ -51,23 +53,25 @@ systems_of() { sed -n 's/^SYSTEMS="\(.*\)"$/\1/p' "$1"; }
 base_rate() {
   local dir=$1 n=$2
   if [ ! -s "$dir/base_rate" ]; then
-    python3 - "$dir" "$n" > "$dir/base_rate.tmp" <<'PY'
+    # In $(...) set -e is off: every failure returns by hand, or an empty
+    # base would reach load_a.sh (which would then measure its own).
+    python3 - "$dir" "$n" > "$dir/base_rate.tmp" <<'PY' || return 1
 import json, statistics, sys
 d, n = sys.argv[1], int(sys.argv[2])
 rates = [json.load(open(f"{d}/t{i}/sustainable-rocksdb.json"))["achieved_ops_per_s"]
          for i in range(1, n + 1)]
 print(int(statistics.median(rates)))
 PY
-    mv "$dir/base_rate.tmp" "$dir/base_rate"
+    mv "$dir/base_rate.tmp" "$dir/base_rate" || return 1
   fi
   cat "$dir/base_rate"
 }
 
-# reads_done DIR: run_abcd.sh finished there (its last open-loop report,
-# not stopped early).
+# reads_done DIR W-DIST: run_abcd.sh finished there (its last open-loop
+# report, of workload W and distribution DIST, not stopped early).
 reads_done() {
   local last
-  last=$(ls "$1"/run*-e-uniform-vlsm-ranged-rs32-io.json 2>/dev/null | head -1)
+  last=$(ls "$1"/run*-"$2"-vlsm-ranged-rs32-io.json 2>/dev/null | head -1)
   [ -n "$last" ] && python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])).get("interrupted", False))' "$last"
 }
 
@@ -108,11 +112,11 @@ case "$part" in
     "$load_a" "$four" LOADS=95 BASE_RATE="$base" OUT="$root/4region/curve1" ;;
   orders)
     "$load_a" "$one" INSERT_ORDER=ordered LOADS=80 OUT="$root/orders/ordered"
-    reads_done "$root/orders/zipfian-run-a" ||
+    reads_done "$root/orders/zipfian-run-a" a-zipfian ||
       "$eval_dir/run_abcd.sh" "$runs" WORKLOADS=a DISTRIBUTIONS=zipfian OUT="$root/orders/zipfian-run-a" ;;
   reads)
     for i in 1 2 3; do
-      reads_done "$root/reads/r$i" || { rm -rf "$root/reads/r$i"; "$eval_dir/run_abcd.sh" "$runs" OUT="$root/reads/r$i"; }
+      reads_done "$root/reads/r$i" e-uniform || { rm -rf "$root/reads/r$i"; "$eval_dir/run_abcd.sh" "$runs" OUT="$root/reads/r$i"; }
     done ;;
   device)
     "$load_a" "$device" SYSTEMS="rocksdb-io vlsm-ranged-rs32-io" LOADS=none SUSTAINABLE=1 \

@@ -4,14 +4,15 @@
 #   1. each system's sustainable Load A rate: a closed-loop load of the
 #      whole dataset (4 client threads), its average throughput; or with
 #      SEARCH=find-sustainable, ycsb_vlsm's search on an empty DB, every
-#      system's steps at least two debt cycles of the slowest system's
-#      configuration (ycsb/sustainable_rate_search.h), so the searched
+#      system's steps at least two debt cycles of the longest cycle among
+#      the systems' configurations (ycsb/sustainable_rate_search.h), so the searched
 #      rates compare;
 #   2. open-loop Load A at LOADS percent of BASE_SYSTEM's rate (step 1's,
 #      or BASE_RATE), every system at the same offered rates, alternating
 #      systems at each load.
-# RESUME=1 keeps every run whose report is already in OUT: a session that
-# stopped mid-experiment goes on where it stopped.
+# RESUME=1 keeps every run whose report is already in OUT, not marked
+# interrupted and without errors: a session that stopped mid-experiment
+# goes on where it stopped.
 # Each run starts from an empty DB and loads RECORDS records.
 # scripts/bench/eval/report.py turns the output into tables and figures.
 #
@@ -93,16 +94,18 @@ run() {
   rm -rf "$db"
 }
 
-# The bytes of the slowest system's debt cycle (ycsb_vlsm mode=describe):
-# every search's steps are sized by it, not by each system's own.
-slowest_cycle() {
+# The bytes of the longest debt cycle among SYSTEMS (ycsb_vlsm
+# mode=describe): every search's steps are sized by it, not by each
+# system's own, so the searched rates compare.
+longest_cycle() {
   local s text best=0 cycle
-  local -a sys common
+  local -a sys common with_library=()
+  [ -z "${S[LIBRARY]}" ] || with_library=(env "LD_LIBRARY_PATH=${S[LIBRARY]}")
   mapfile -t common < <(eval_common_props)
   for s in ${S[SYSTEMS]}; do
     text=$(eval_system_props "$s") || return 2
     mapfile -t sys <<< "$text"
-    cycle=$("$ycsb" load "${common[@]}" "${sys[@]}" -p mode=describe |
+    cycle=$("${with_library[@]}" "$ycsb" load "${common[@]}" "${sys[@]}" -p mode=describe |
       python3 -c 'import json,sys; print(int(json.load(sys.stdin)["debt_cycle_bytes"]))') || return 1
     [ "$cycle" -le "$best" ] || best=$cycle
   done
@@ -114,7 +117,7 @@ if [ "$measure_sustainable" = 1 ]; then
     echo "== 1. sustainable Load A rate (closed loop, whole dataset)"
     for s in ${S[SYSTEMS]}; do run "sustainable-$s" "$s"; done
   else
-    cycle=$(slowest_cycle)
+    cycle=$(longest_cycle) || exit 1
     echo "== 1. sustainable Load A rate (find-sustainable from ${S[SEARCH_START]} ops/s; steps of at least two $((cycle >> 20)) MiB debt cycles)"
     echo "search_cycle_bytes=$cycle" >> "$out/config.txt"
     for s in ${S[SYSTEMS]}; do

@@ -94,8 +94,11 @@ eval_ycsb() {
   echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out") ($(( $(date +%s) - t0 )) s)"
 }
 
-eval_finished() {  # REPORT: it exists and the run was not stopped early
-  [ -s "$1" ] && python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])).get("interrupted", False))' "$1"
+eval_finished() {  # REPORT: it exists, and the run was not stopped early and had no error
+  [ -s "$1" ] && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(r.get("interrupted", False) or r.get("errors", 0) > 0)' "$1"
 }
 
 eval_achieved() {  # REPORT -> its average achieved ops/s, whole number
