@@ -208,6 +208,24 @@ class FinalReportTest(unittest.TestCase):
         self.assertTrue(text.startswith("intro\n") and text.endswith("outro\n"))
         self.assertIn("| 80% (104.4 K/s) | 3 |", text)
         self.assertIn("vLSM (the paper's layout)", text)
+        # A second page with one of the sections gets that one; a page with
+        # none is refused.
+        front = os.path.join(self.tmp, "front.md")
+        with open(front, "w") as f:
+            f.write("<!-- final-curve:begin -->\n<!-- final-curve:end -->\n")
+        none = os.path.join(self.tmp, "none.md")
+        with open(none, "w") as f:
+            f.write("no sections\n")
+        script = os.path.join(ROOT, "scripts", "bench", "eval", "final_report.py")
+        r = subprocess.run([sys.executable, script, self.exp, "--markdown", page,
+                            "--markdown", front], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(front) as f:
+            self.assertIn("| 50% (", f.read())
+        r = subprocess.run([sys.executable, script, self.exp, "--markdown", none],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("has none of the sections", r.stderr)
         with open(out) as f:  # strict JSON: no Infinity for "no stall"
             figures = json.load(f, parse_constant=lambda c: self.fail(c))
         self.assertEqual(figures["base_rate"], 130478)

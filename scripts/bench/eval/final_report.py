@@ -3,15 +3,18 @@
 table, the load curve (table and figure) and every run's checks, from one
 experiment directory that scripts/bench/eval/final_eval.sh filled.
 
-usage: final_report.py DIR [--markdown FILE] [--figures DIR] [--json FILE]
+usage: final_report.py DIR [--markdown FILE]... [--figures DIR] [--json FILE]
 
 DIR holds load_a.sh output directories, open or packed in DIR/raw.tar.xz:
   t1..tN      a closed-loop sample of every system (sustainable-<system>)
               and an open-loop run at 80% (load80-<system>);
   curveN      open-loop runs at other loads (load<pct>-<system>).
---markdown FILE replaces three sections of FILE: "final-answer" (the first
-table and the targets), "final-curve" (the load curve) and "final-checks"
-(the estimate's calibration over the runs' pairs, and L0's peaks); --figures DIR writes
+--markdown FILE replaces the sections FILE has of three: "final-answer"
+(the first table and the targets), "final-curve" (the load curve) and
+"final-checks" (the estimate's calibration over the runs' pairs, and L0's
+peaks), each between "<!-- TAG:begin -->" and "<!-- TAG:end -->"; a FILE
+with none of them is an error. Give it once per page (the results page
+and the experiment's own); --figures DIR writes
 p99_vs_load.png there (P99 and P99.9 against offered load, every system);
 --json FILE writes every figure shown.
 
@@ -323,7 +326,7 @@ def finite(x):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
-    ap.add_argument("--markdown")
+    ap.add_argument("--markdown", action="append", default=[])
     ap.add_argument("--figures")
     ap.add_argument("--json")
     a = ap.parse_args(argv)
@@ -333,10 +336,17 @@ def main(argv):
     check_lines, verdicts = checks(named)
     sections = {"final-answer": answer_lines, "final-curve": curve_lines,
                 "final-checks": check_lines}
-    for tag, lines in sections.items():
+    for lines in sections.values():
         print("\n".join(lines))
-        if a.markdown:
-            replace_section(a.markdown, tag, "\n".join(lines))
+    for page in a.markdown:
+        with open(page) as f:
+            text = f.read()
+        present = [t for t in sections if f"<!-- {t}:begin -->" in text]
+        if not present:
+            sys.exit(f"final_report.py: {page} has none of the sections "
+                     + ", ".join(f"<!-- {t}:begin -->" for t in sections))
+        for tag in present:
+            replace_section(page, tag, "\n".join(sections[tag]))
     if a.figures:
         write_figure(points, systems, a.figures)
     if a.json:
