@@ -93,13 +93,33 @@ class EvalRuns(unittest.TestCase):
         self.assertEqual(rows[0], "group,series,read P99 (ms),write P99 (ms)")
         self.assertEqual(len(rows), 1 + 2 * len(SYSTEMS))  # Run A and D, each system
 
+    def test_a_run_on_the_fills_unpaid_debt(self):
+        # FILL_SETTLE=0 with RocksDB's rate given: the fill does not wait
+        # for its compactions, no closed-loop sample pays them first, and
+        # the open-loop run offers RUN_LOAD% of BASE_RATE.
+        out = os.path.join(TMP, "unsettled")
+        r = run(["bash", "scripts/bench/eval/run_abcd.sh", os.path.join(TMP, "runs.env"),
+                 "SYSTEMS=rocksdb", "WORKLOADS=a", "DISTRIBUTIONS=uniform", "FILL_SETTLE=0",
+                 "BASE_RATE=2000", f"OUT={out}"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        names = sorted(f for f in os.listdir(out) if f.endswith(".json")
+                       and not f.endswith(".machine.json"))
+        self.assertEqual(names, ["fill-rocksdb.json", "run80-a-uniform-rocksdb.json"])
+        with open(os.path.join(out, "fill-rocksdb.json")) as f:
+            self.assertIsNone(json.load(f).get("settle"))
+        with open(os.path.join(out, "run80-a-uniform-rocksdb.json")) as f:
+            self.assertEqual(json.load(f)["target_ops_per_s"], 1600)
+
     def test_bad_settings_stop_before_anything_is_created(self):
         for overrides, says in [(["SYSTEMS=vlsm rocksdb-io"], "must include rocksdb"),
                                 (["WORKLOADS=a z"], "'z'"),
                                 (["DISTRIBUTIONS=pareto"], "pareto"),
                                 (["RUN_LOAD=0"], "RUN_LOAD"),
                                 (["RUN_SECONDS=1m"], "RUN_SECONDS"),
-                                (["LOADS=50"], "unknown setting 'LOADS'")]:
+                                (["LOADS=50"], "unknown setting 'LOADS'"),
+                                (["FILL_SETTLE=0"], "FILL_SETTLE=0 needs BASE_RATE"),
+                                (["FILL_SETTLE=no", "BASE_RATE=100"], "FILL_SETTLE"),
+                                (["BASE_RATE=fast"], "BASE_RATE")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)
             r = run(["bash", "scripts/bench/eval/run_abcd.sh",

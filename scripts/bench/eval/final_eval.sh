@@ -27,8 +27,10 @@
 #            settings/final-runs-1region-12M.env).
 # Run 4 (settings/final-runs-1region-12M.env, ROOT/reads):
 #   reads    Runs A-E after Load A, 10-bit Bloom filters, settled trees
-#            (the drain at rest on), three runs (r1..r3). Then
-#            report_runs.py on each.
+#            (the drain at rest on), three runs (r1..r3); then Run A on
+#            the load's unpaid debt (during/: the fill does not settle and
+#            Run A offers 80% of RocksDB's median Run A rate in r1..r3).
+#            Then report_runs.py on each.
 # Run 5 (settings/final-device-100m-4region-12M.env, ROOT/device):
 #   device   RocksDB-IO's and the ranged layout's searched rates under a
 #            100 MiB/s limiter (search/), then three runs at 80% of
@@ -117,7 +119,17 @@ case "$part" in
   reads)
     for i in 1 2 3; do
       reads_done "$root/reads/r$i" e-uniform || { rm -rf "$root/reads/r$i"; "$eval_dir/run_abcd.sh" "$runs" OUT="$root/reads/r$i"; }
-    done ;;
+    done
+    run_a=$(python3 - "$root/reads" <<'PY'
+import json, statistics, sys
+print(int(statistics.median(
+    json.load(open(f"{sys.argv[1]}/r{i}/closed-a-uniform-rocksdb.json"))["achieved_ops_per_s"]
+    for i in (1, 2, 3))))
+PY
+    ) || exit 1
+    reads_done "$root/reads/during" a-uniform || { rm -rf "$root/reads/during"
+      "$eval_dir/run_abcd.sh" "$runs" WORKLOADS=a FILL_SETTLE=0 BASE_RATE="$run_a" \
+        OUT="$root/reads/during"; } ;;
   device)
     "$load_a" "$device" SYSTEMS="rocksdb-io vlsm-ranged-rs32-io" LOADS=none SUSTAINABLE=1 \
       OUT="$root/device/search"

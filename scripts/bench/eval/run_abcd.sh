@@ -12,7 +12,12 @@
 #      (RUN_SECONDS/2 seconds, 4 client threads);
 #   3. then an open-loop run of RUN_SECONDS at RUN_LOAD
 #      percent of RocksDB's closed-loop rate for that same workload and
-#      distribution, every system at the same offered rate.
+#      distribution (or of BASE_RATE, given: step 1 is skipped), every
+#      system at the same offered rate.
+# FILL_SETTLE=0: the fill does not wait for its compactions, so the first
+# run starts on the load's unpaid debt: reads and updates while the load's
+# compactions still run (as the paper ran Run A after Load A). It needs
+# BASE_RATE: a closed-loop sample would pay that debt first.
 # Systems alternate at every step, so a slow minute of the machine does
 # not fall on one system only. Workload D's own distribution is "latest";
 # here it runs uniform and Zipfian like the others, as the issue asks.
@@ -23,7 +28,7 @@
 # The settings (scripts/bench/README.md, "Settings"): SYSTEMS (must include
 # rocksdb: its rates set the offered loads), WORKLOADS, DISTRIBUTIONS,
 # RECORDS, RUN_SECONDS (open-loop run length), RUN_LOAD (percent of
-# RocksDB's rate offered), OUT, DB (the DB directories' parent: one
+# RocksDB's rate offered), BASE_RATE, FILL_SETTLE, OUT, DB (the DB directories' parent: one
 # <system> directory each, removed at the end) and the shared ones.
 # Output: <OUT>/config.txt, fill-<system>.*, closed-<w>-<dist>-<system>.*,
 #         run<pct>-<w>-<dist>-<system>.{json,machine.json,csv,out,err}.
@@ -39,8 +44,16 @@ source "$VLSM_ROOT/scripts/bench/eval/ycsb_run.sh"
 declare -A S
 eval_shared_defaults
 S[WORKLOADS]="a b c d" S[DISTRIBUTIONS]="uniform zipfian" S[RUN_SECONDS]=120 S[RUN_LOAD]=80
+S[BASE_RATE]= S[FILL_SETTLE]=1
 settings_read "$@"
 eval_check_settings
+require_flag FILL_SETTLE "${S[FILL_SETTLE]}"
+[ -z "${S[BASE_RATE]}" ] || require_positive_int BASE_RATE "${S[BASE_RATE]}"
+if [ "${S[FILL_SETTLE]}" = 0 ] && [ -z "${S[BASE_RATE]}" ]; then
+  echo "error: FILL_SETTLE=0 needs BASE_RATE: a closed-loop sample would pay the fill's debt before the open-loop run" >&2; exit 2
+fi
+fill_settle=true
+[ "${S[FILL_SETTLE]}" = 1 ] || fill_settle=false
 systems=${S[SYSTEMS]} workloads=${S[WORKLOADS]} distributions=${S[DISTRIBUTIONS]}
 records=${S[RECORDS]} seconds=${S[RUN_SECONDS]} pct=${S[RUN_LOAD]} dbs=${S[DB]}
 require_positive_int RUN_SECONDS "$seconds"
@@ -65,7 +78,7 @@ echo "== 0. fill each system's DB (closed-loop Load A)"
 for s in $systems; do
   rm -rf "${dbs:?}/$s" && mkdir -p "$dbs/$s"
   eval_ycsb load "fill-$s" "$s" "$dbs/$s" -p recordcount="$records" \
-    -p rocksdb.wait_for_compaction=true
+    -p rocksdb.wait_for_compaction=$fill_settle
 done
 
 # The run phase's properties: workload W's file (read after workloada, so
@@ -78,12 +91,17 @@ run_props() {  # W DIST SECONDS
 
 for w in $workloads; do
   for d in $distributions; do
-    mapfile -t props < <(run_props "$w" "$d" "$(( (seconds + 1) / 2 ))")
-    echo "== 1. Run ${w^^} $d: closed-loop rate"
-    for s in $systems; do
-      eval_ycsb run "closed-$w-$d-$s" "$s" "$dbs/$s" "${props[@]}"
-    done
-    closed=$(eval_achieved "$out/closed-$w-$d-rocksdb.json")
+    if [ -n "${S[BASE_RATE]}" ]; then
+      closed=${S[BASE_RATE]}
+      echo "== 1. Run ${w^^} $d: RocksDB's rate given, $closed ops/s"
+    else
+      mapfile -t props < <(run_props "$w" "$d" "$(( (seconds + 1) / 2 ))")
+      echo "== 1. Run ${w^^} $d: closed-loop rate"
+      for s in $systems; do
+        eval_ycsb run "closed-$w-$d-$s" "$s" "$dbs/$s" "${props[@]}"
+      done
+      closed=$(eval_achieved "$out/closed-$w-$d-rocksdb.json")
+    fi
     rate=$(( closed * pct / 100 ))
     echo "run-$w-$d rocksdb_closed_loop=$closed offered=$rate" >> "$out/config.txt"
     mapfile -t props < <(run_props "$w" "$d" "$seconds")
