@@ -81,8 +81,13 @@ class FinalReportTest(unittest.TestCase):
         p99 = sorted(r[("load80", "vlsm-ranged-rs32-io")]["p99_ms"]
                      for n, r in self.named if n.startswith("t"))
         self.assertAlmostEqual(ours["write P99 at 80% (ms)"], p99[1])
-        self.assertEqual(ours["runs"], 3)
-        self.assertEqual(figures["rocksdb-io"]["runs"], 2)
+        self.assertEqual(ours["runs at 80%"], 3)
+        self.assertEqual(figures["rocksdb-io"]["runs at 80%"], 2)
+        # Without drain steps in these runs, the drain-less ratio is the
+        # judged one.
+        io = next(j for j in judged if j[0].startswith("I/O amplification × RocksDB-IO, closed"))
+        without = next(j for j in judged if j[0].endswith("without the drain"))
+        self.assertEqual([round(x, 6) for x in io[3]], [round(x, 6) for x in without[3]])
         self.assertIn("vLSM ranged (the product)", lines[0])
         # The closed-loop rate target is issue 41's 1.0x, not issue 20's
         # 0.95x: these runs' ratios are 0.95-1.01, median 0.97.

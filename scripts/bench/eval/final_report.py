@@ -97,6 +97,14 @@ def load_with_pairs(out):
                 sys.exit(f"final_report.py: {os.path.join(out, name)} was stopped before it "
                          "was done: run its part again (the runs resume)")
             fig["pair"] = calibration_pair(rep)
+            # The debt-paid I/O without the drain at rest's steps (the
+            # settle's WaitForCompact drains the ranged layout's L0 to one
+            # sorted run, work no RocksDB does): shown beside the target.
+            settle, user = rep.get("settle") or {}, sum(m["user_bytes"] for m in rep["lsm_metrics"])
+            drained = settle.get("drain_read_bytes", 0) + settle.get("drain_write_bytes", 0)
+            fig["io_amplification_paid_without_drain"] = (
+                fig["io_amplification_paid"] - drained / user
+                if fig.get("io_amplification_paid") is not None and user else None)
             runs[m.groups()] = fig
     return runs
 
@@ -143,7 +151,7 @@ def answer(named):
         if not closed and not load:
             continue
         cols = {
-            "runs": (str(len(load)), len(load)),
+            "runs at 80%": (str(len(load)), len(load)),
             "closed-loop rate (K/s)": median_spread([f["achieved_ops_per_s"] / 1e3 for f in closed]),
             "kept up at 80%": (f"{sum(kept_up(f) for f in load)} of {len(load)}", None),
             "write P99 at 80% (ms)": median_spread([f["p99_ms"] for f in load]),
@@ -166,7 +174,20 @@ def answer(named):
         known = [x for x in values if x is not None]
         spread = (f" ({ranged_targets._shown(unit, min(known))}–"
                   f"{ranged_targets._shown(unit, max(known))})" if len(known) > 1 else "")
-        body.append([name, want, ranged_targets._shown(unit, median) + spread, verdict])
+        shown = ranged_targets._shown(unit, median)
+        if verdict == "**missed**" and unit == "×" and shown + "×" in want:
+            shown = f"{median:.3f}"  # a miss that rounds onto the target
+        body.append([name, want, shown + spread, verdict])
+    # Shown, not judged: the closed-loop I/O ratio with the drain at rest's
+    # steps taken out of ours (RocksDB-IO has none).
+    without = [ranged_targets._div(r[("sustainable", RANGED)].get("io_amplification_paid_without_drain"),
+                                   r[("sustainable", ROCKSDB_IO)].get("io_amplification_paid"))
+               for _, r in at80 if ("sustainable", RANGED) in r and ("sustainable", ROCKSDB_IO) in r]
+    shown, median = median_spread(without, 2)
+    body.append(["I/O amplification × RocksDB-IO, closed loop, debt paid, without the drain "
+                 "at rest's steps", "(shown)", shown, ""])
+    judged.append(("I/O amplification × RocksDB-IO, closed loop, debt paid, without the drain",
+                   "(shown)", "×", without, median, ""))
     lines += [f"**The ranged layout's targets** (issue 41; medians of {len(at80)} runs, "
               "each ratio inside one run, spread in brackets):", "",
               table(["figure", "target", "median (spread)", "verdict"], body), ""]
