@@ -116,6 +116,9 @@ class RocksDbBinding : public DbBinding {
   explicit RocksDbBinding(const RocksDbConfig& config);
   OpResult Put(const std::string& key, const std::string& value);
   void WaitForCompactions();
+  // Holds the drain at rest off (false) or lets it run again (true);
+  // nothing when rocksdb.drain_at_rest=false.
+  void SetDrainAtRest(bool on);
   std::string Settle(const std::vector<rocksdb::LsmMetricsReport>& at_phase_end);
   uint64_t SumIntProperty(const std::string& property) const;
   RocksDbConfig config_;

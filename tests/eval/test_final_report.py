@@ -50,7 +50,7 @@ class FinalReportTest(unittest.TestCase):
                         read = json.load(f)["settle"]["compaction_read_bytes"]
                     io = name.endswith("-rocksdb-io.json")
                     edit_report(os.path.join(t, name), drain_read_bytes=0, drain_write_bytes=0,
-                                pair_read_bytes=read,
+                                debt_read_bytes=read,
                                 debt_bytes_after_flush=read if io else read - 100 * MIB)
         # A curve point at 50%: t1's 80% reports renamed (the loads are
         # the names; the figures are real), the paper's layout among them.
@@ -141,14 +141,14 @@ class FinalReportTest(unittest.TestCase):
         # over the bound of 0.15 x its 1 GiB soft limit.
         path = os.path.join(exp, "t1", "load80-vlsm-ranged-rs32-io.json")
         edit_report(path, debt_bytes_after_flush=0, compaction_read_bytes=200 * MIB,
-                    pair_read_bytes=200 * MIB, drain_read_bytes=0)
+                    debt_read_bytes=200 * MIB, drain_read_bytes=0)
         named, _ = final_report.read_experiment(exp)
         _, verdicts = final_report.checks(named)
         ours = next(v for v in verdicts if v["system"] == "vlsm-ranged-rs32-io")
         self.assertIn("R - E over its bound", ours["failed"])
         # The drain's reads are not debt: the same 200 MiB read by drain
-        # steps are no part of R (ycsb's pair_read_bytes leaves them out).
-        edit_report(path, drain_read_bytes=200 * MIB, pair_read_bytes=0)
+        # steps are no part of R (ycsb's debt_read_bytes leaves them out).
+        edit_report(path, drain_read_bytes=200 * MIB, debt_read_bytes=0)
         named, _ = final_report.read_experiment(exp)
         _, verdicts = final_report.checks(named)
         ours = next(v for v in verdicts if v["system"] == "vlsm-ranged-rs32-io")

@@ -368,7 +368,7 @@ TEST_F(EndToEnd, SettleIsReportedApartFromThePhase) {
   EXPECT_EQ(settle["drain_write_bytes"].number, 0);
   // R of the pair counts from E's reading on: never more than the settle's
   // reads.
-  EXPECT_LE(settle["pair_read_bytes"].number, settle["compaction_read_bytes"].number);
+  EXPECT_LE(settle["debt_read_bytes"].number, settle["compaction_read_bytes"].number);
   EXPECT_EQ(settle["compaction_read_bytes"].kind, Json::kNumber);
   EXPECT_EQ(settle["compaction_write_bytes"].kind, Json::kNumber);
 

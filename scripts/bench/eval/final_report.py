@@ -69,14 +69,16 @@ def calibration_pair(rep):
     """The run's calibration pair and L0 peaks, in calibrate.py's terms: E
     is the debt estimate once the load's memtables are flushed (the
     settle's first step), R the compaction input read from that moment on
-    to pay it (the drain at rest's steps, which pay no debt, left out).
-    None when the run did not settle or predates that pair."""
+    to pay it (ycsb holds the drain at rest off until then: its steps pay
+    no debt, nor do the L1 -> L2 steps they make due). None when the run
+    did not settle or predates that pair (before debt_read_bytes, R took
+    in the drain's L1 -> L2 steps)."""
     settle = rep.get("settle")
-    if not settle or "pair_read_bytes" not in settle:
+    if not settle or "debt_read_bytes" not in settle:
         return None
     regions = rep["lsm_metrics"]
     return {"estimate_bytes": settle["debt_bytes_after_flush"],
-            "settle_read_bytes": settle["pair_read_bytes"],
+            "settle_read_bytes": settle["debt_read_bytes"],
             "l0_peak_bytes": max((s["l0_bytes"] for m in regions for s in m["samples"]), default=0),
             "l0_peak_depth": max((s["l0_depth"] for m in regions for s in m["samples"]), default=0),
             # Summed over regions by the settle: per region, the mean.
@@ -114,6 +116,11 @@ def read_experiment(exp):
     load_a.sh's "base_rate=" in the runs' config.txt, 0 if none)."""
     named, bases = [], set()
     for n in run_names(exp):
+        path = os.path.join(exp, n)
+        if (os.path.isdir(path) and not os.path.exists(os.path.join(exp, ARCHIVE))
+                and not any(REPORT.fullmatch(f) for f in os.listdir(path))):
+            print(f"final_report.py: {path} holds no report yet: left out", file=sys.stderr)
+            continue
         runs, config, _ = read_out_dir(os.path.join(exp, n), load_with_pairs, "load_a.sh")
         named.append((n, runs))
         bases |= set(re.findall(r"^base_rate=(\d+)", config, re.M))
