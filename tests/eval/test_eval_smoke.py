@@ -147,7 +147,7 @@ class EvalSmoke(unittest.TestCase):
         written per byte flushed and the overlap merged with. The smoke runs
         above are too small to flush, so this reads a committed 4-region
         run (docs/results.md's tables come from it)."""
-        raw = os.path.join("docs", "results", "load-a-4region-48M-80pct-repeat3")
+        raw = os.path.join("docs", "results", "load-a-4region-48M", "80pct-repeat3")
         summary = os.path.join(TMP, "committed-summary.json")
         rep = run([sys.executable, "scripts/bench/eval/report.py", raw, "--json", summary])
         self.assertEqual(rep.returncode, 0, rep.stderr)

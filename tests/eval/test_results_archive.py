@@ -79,8 +79,9 @@ class ResultsArchiveTest(unittest.TestCase):
                     self.assertEqual(f.read(), run + " " + text + " sustainable-x.json")
 
     def test_report_reads_a_committed_packed_experiment(self):
-        out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M-base-198K")
-        self.assertTrue(os.path.exists(os.path.join(out, ARCHIVE)))
+        # A run packed in its experiment's archive.
+        out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M", "base-198K")
+        self.assertTrue(os.path.exists(os.path.join(os.path.dirname(out), ARCHIVE)))
         r = subprocess.run([sys.executable, os.path.join(EVAL, "report.py"), out],
                            capture_output=True, text=True, check=True)
         for system in ("rocksdb", "rocksdb-io", "vlsm"):
@@ -114,7 +115,7 @@ class ResultsArchiveTest(unittest.TestCase):
     def test_report_draws_a_packed_experiments_figures(self):
         """The figures no page shows are not committed: each page's one
         command must redraw them from the packed runs."""
-        out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M-base-198K")
+        out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M", "base-198K")
         with tempfile.TemporaryDirectory() as figs:
             subprocess.run([sys.executable, os.path.join(EVAL, "report.py"), out,
                             "--figures", figs], capture_output=True, text=True, check=True)

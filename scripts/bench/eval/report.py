@@ -561,6 +561,10 @@ def publish(text, args, figures_json):
     if args.markdown:
         replace_section(args.markdown, args.section, text)
     if args.json:
+        # A packed run's summary (docs/results/<dir>/<run>/summary.json) has
+        # no directory to go to: it gets one, and results_archive.py pack
+        # <dir> puts the rewritten summary back into the archive.
+        os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
         with open(args.json, "w") as f:
             json.dump(figures_json, f, indent=1)
 
