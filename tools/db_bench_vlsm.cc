@@ -44,8 +44,9 @@ DEFINE_int32(vlsm_ranged_l0_depth,
              "which a range is compacted");
 DEFINE_bool(vlsm_drain_at_rest, true,
             "under the ranged layout, compact L0 down to one sorted run once "
-            "writes stop (docs/vlsm.md, the drain at rest); false turns it "
-            "off (DB::SetOptions vlsm_drain_at_rest=false after open)");
+            "writes stop (docs/design/ranged-layout.md, the drain at "
+            "rest); false turns it off (DB::SetOptions "
+            "vlsm_drain_at_rest=false after open)");
 DEFINE_string(vlsm_report, "",
               "write the LSM metrics report (JSON) to this path");
 

@@ -51,7 +51,7 @@ struct RocksDbConfig {
   bool sync = false;
   bool destroy = false;        // delete existing DBs first (load phase)
   // Under the ranged layout, compact L0 down to one sorted run once writes
-  // stop (docs/vlsm.md, the drain at rest). rocksdb.drain_at_rest=false
+  // stop (docs/design/ranged-layout.md, the drain at rest). rocksdb.drain_at_rest=false
   // turns it off: DB::SetOptions after open (it is no ColumnFamilyOptions
   // field).
   bool drain_at_rest = true;

@@ -1,5 +1,5 @@
-// Where L0 is cut in the ranged L0 layout (issue 20; spec section 8): the
-// guards, and the user keys each flush is cut at, as pure functions over the
+// Where L0 is cut in the ranged L0 layout (issue 20;
+// docs/design/ranged-layout.md, "Guards"): the guards, and the user keys each flush is cut at, as pure functions over the
 // KeySpans of vlsm_l0_ranges.h. FlushSplitKeys cuts every flush
 // (db/vlsm_flush_split.h); L0GuardKeys, the guards among its cuts, cut L1's
 // outputs too (vlsm_l1_guard_cuts.h).

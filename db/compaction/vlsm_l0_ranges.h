@@ -1,4 +1,4 @@
-// The ranged L0 layout (issue 20; spec section 8): its decisions as pure
+// The ranged L0 layout (issue 20; docs/design/ranged-layout.md): its decisions as pure
 // functions over user-key ranges, so that each is tested without a DB.
 // In use under compaction_pri = kVlsmRanged: OlderOverlapClosure closes the
 // due steps of vlsm_l0_due.h over older files (PickRangedL0, the estimate);

@@ -1,4 +1,4 @@
-// The L1 output cut rule of vLSM (docs/vlsm.md, spec 3.2): overlap-aware,
+// The L1 output cut rule of vLSM (docs/design/paper-layout.md): overlap-aware,
 // variable-size L1 SSTs ("vSSTs").
 //
 // Before key k joins the current L1 output file F, with

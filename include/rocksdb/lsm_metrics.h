@@ -136,8 +136,9 @@ struct LsmMetricsReport {
   uint64_t compaction_read_bytes = 0;
   uint64_t compaction_write_bytes = 0;
   // Of those, the drain at rest's steps (CompactionReason::kVlsmDrainAtRest,
-  // docs/vlsm.md): L0 compacted below its trigger once writes stopped. Paid
-  // debt like any compaction's, and counted apart so reports can tell.
+  // docs/design/ranged-layout.md): L0 compacted below its trigger once
+  // writes stopped. Paid debt like any compaction's, and counted apart so
+  // reports can tell.
   uint64_t drain_compactions = 0;
   uint64_t drain_read_bytes = 0;
   uint64_t drain_write_bytes = 0;

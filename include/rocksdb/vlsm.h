@@ -38,7 +38,7 @@ enum class VlsmL0Layout : char {
   // the L1 files below (compaction_pri=kVlsmRanged).
   // Flushes are split by key range, at guards taken from L1's file
   // boundaries, so that a step takes one range of every flush in L0; write
-  // stalls count L0's bytes in memtables' worth (docs/vlsm.md, "ranged L0").
+  // stalls count L0's bytes in memtables' worth (docs/design/ranged-layout.md).
   kRanged,
 };
 
@@ -162,9 +162,10 @@ inline bool IsVlsmCompactionPri(CompactionPri pri) {
   return pri == kVlsm || pri == kVlsmRanged;
 }
 
-// The drain at rest (compaction_pri = kVlsmRanged; docs/vlsm.md): once a
-// column family is at rest (no flush for max(min seconds, flush intervals x
-// the recent interval between flushes), or DB::WaitForCompact called) and
+// The drain at rest (compaction_pri = kVlsmRanged;
+// docs/design/ranged-layout.md, "The drain at rest"): once a column family
+// is at rest (no flush for max(min seconds, flush intervals x the recent
+// interval between flushes), or DB::WaitForCompact called) and
 // no compaction is due, L0 is compacted into L1 in bounded steps until no
 // key lies under more than one L0 file; a flush stops it. Steps are tagged
 // CompactionReason::kVlsmDrainAtRest. Its options are not ColumnFamilyOptions
