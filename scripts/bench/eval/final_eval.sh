@@ -24,8 +24,8 @@
 #   orders   ordered Load A (insertorder=ordered) at 80% of RocksDB's
 #            ordered rate, sampled in the same run (ordered/); Run A with
 #            Zipfian keys after a load (zipfian-run-a/, run_abcd.sh with
-#            settings/final-runs-1region-12M.env).
-# Run 4 (settings/final-runs-1region-12M.env, ROOT/reads):
+#            settings/run-final-1region-12M.env).
+# Run 4 (settings/run-final-1region-12M.env, ROOT/reads):
 #   reads    Runs A-E after Load A, 10-bit Bloom filters, settled trees
 #            (the drain at rest on), three runs (r1..r3); then Run A on
 #            the load's unpaid debt (during/: the fill does not settle and
@@ -79,7 +79,7 @@ reads_done() {
 
 one=$settings/final-1region-12M.env
 four=$settings/final-4region-48M.env
-runs=$settings/final-runs-1region-12M.env
+runs=$settings/run-final-1region-12M.env
 device=$settings/final-device-100m-4region-12M.env
 three=$(systems_of "$one")
 case "$part" in
