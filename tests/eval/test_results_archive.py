@@ -1,10 +1,12 @@
 """docs/results keeps raw runs packed (scripts/bench/eval/results_archive.py):
 packing keeps what readers need in the open, drops the .err progress logs,
 and the report scripts read a packed experiment as they read a fresh one."""
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 
@@ -77,6 +79,26 @@ class ResultsArchiveTest(unittest.TestCase):
                 self.assertEqual(sorted(os.listdir(u)), ["config.txt", "sustainable-x.json"])
                 with open(os.path.join(u, "sustainable-x.json")) as f:
                     self.assertEqual(f.read(), run + " " + text + " sustainable-x.json")
+
+    def test_repack_keeps_every_member(self):
+        """repack rewrites an archive packed before (by any xz settings)
+        with nothing lost or changed, and only the .err logs stay out."""
+        with tempfile.TemporaryDirectory() as d:
+            files = {"r1/load80-x.json": '{"p99": 1}', "r1/load80-x.csv": "t\n1\n",
+                     "r2/load80-x.json": '{"p99": 2}'}
+            with tarfile.open(os.path.join(d, ARCHIVE), "w:xz", preset=1) as tar:
+                for n, text in files.items():
+                    info = tarfile.TarInfo(n)
+                    info.size = len(text)
+                    tar.addfile(info, io.BytesIO(text.encode()))
+            with open(os.path.join(d, "late.err"), "w") as f:
+                f.write("progress")
+            self.assertEqual(pack(d), 0, "nothing loose but an .err: no rewrite")
+            self.assertEqual(pack(d, repack=True), 0)
+            with tarfile.open(os.path.join(d, ARCHIVE), "r:xz") as tar:
+                got = {m.name: tar.extractfile(m).read().decode() for m in tar.getmembers()}
+            self.assertEqual(got, files)
+            self.assertFalse(os.path.exists(os.path.join(d, "late.err")))
 
     def test_report_reads_a_committed_packed_experiment(self):
         # A run packed in its experiment's archive.
