@@ -329,8 +329,81 @@ def render_brief(runs, config):
               "%s (%s)" % (fmt(widest_step(f)[0]), widest_step(f)[1]),
               fmt(f["io_amplification"], 2), fmt(f["cpu_us_per_op"], 2)]
              for s, f in rows]))
-        out += [*fell_behind_note(rows), ""]
+        out += [*fell_behind_note(rows), *in_words(rows), ""]
     return "\n".join(out) if out else "(no open-loop load in this directory)"
+
+
+# One run's tails differ by less than this factor without meaning a thing
+# here: repeated runs of the same load on this machine spread 2-8x in P99
+# (docs/results/final-1region-12M: RocksDB's P99 at 80%, 148-473 ms over
+# five runs). The demo's words call a smaller difference "about the same".
+CLEAR_DIFFERENCE = 2.0
+NAMES = {"rocksdb": "RocksDB", "rocksdb-io": "RocksDB-IO"}
+
+
+def in_words(rows):
+    """What the table shows, in sentences: the ranged layout (the first
+    system named vlsm-ranged*) against each other system, on keeping up,
+    write P99, stalls and the widest step; and, when no tail differs by
+    CLEAR_DIFFERENCE and no one stalled or fell behind, that nothing
+    differs at this load. [] without a ranged system or anything to
+    compare it with."""
+    ranged = next(((s, f) for s, f in rows if s.startswith("vlsm-ranged")), None)
+    others = [(s, f) for s, f in rows if ranged and s != ranged[0]]
+    if not others:
+        return []
+
+    def kept_up(f):
+        return f["achieved_ops_per_s"] >= KEPT_UP_SHARE * f["offered_ops_per_s"]
+
+    name, mine = ranged
+    words, differs = [], False
+    for s, f in others:
+        other = NAMES.get(s, s)
+        if kept_up(mine) and not kept_up(f):
+            differs = True
+            words.append(f"{other} fell behind the offered rate and the ranged layout "
+                         f"kept up: write P99 {fmt(f['p99_ms'])} ms (mostly queueing) "
+                         f"against {fmt(mine['p99_ms'])}.")
+        elif kept_up(f) and not kept_up(mine):
+            differs = True
+            words.append(f"The ranged layout fell behind where {other} kept up: "
+                         "this load is past what it carries on this machine.")
+        elif not kept_up(f):
+            words.append(f"Both the ranged layout and {other} fell behind: this load "
+                         "is past what either carries on this machine "
+                         "(a lower share, e.g. LOADS=70, fits).")
+        else:
+            ratio = f["p99_ms"] / mine["p99_ms"] if mine["p99_ms"] else float("inf")
+            if ratio >= CLEAR_DIFFERENCE:
+                differs = True
+                words.append(f"The ranged layout's write P99 was {fmt(ratio, 1)}× lower "
+                             f"than {other}'s ({fmt(mine['p99_ms'])} against "
+                             f"{fmt(f['p99_ms'])} ms).")
+            elif ratio <= 1 / CLEAR_DIFFERENCE:
+                differs = True
+                words.append(f"The ranged layout's write P99 was {fmt(1 / ratio, 1)}× "
+                             f"higher than {other}'s ({fmt(mine['p99_ms'])} against "
+                             f"{fmt(f['p99_ms'])} ms).")
+            else:
+                words.append(f"The ranged layout's write P99 was about {other}'s "
+                             f"({fmt(mine['p99_ms'])} against {fmt(f['p99_ms'])} ms: "
+                             f"within {fmt(CLEAR_DIFFERENCE, 0)}×, which one run here "
+                             "does not tell apart).")
+        if f["stall_s"] > 0 or mine["stall_s"] > 0:
+            differs = differs or f["stall_s"] != mine["stall_s"]
+            words.append(f"{other} stalled writes for {fmt(f['stall_s'])} s "
+                         f"(longest {fmt(f['longest_stall_s'], 2)} s); the ranged layout "
+                         f"for {fmt(mine['stall_s'])} s.")
+    widest = ", ".join(f"{NAMES.get(s, s)} {fmt(widest_step(f)[0])}" for s, f in others)
+    words.append(f"Widest compaction step: the ranged layout {fmt(widest_step(mine)[0])} "
+                 f"MiB; {widest} MiB.")
+    if not differs and all(kept_up(f) and not f["stall_s"] for _, f in rows):
+        words.append("Nothing differs at this load on this machine today: no system "
+                     "stalled or fell behind, and no write tail was "
+                     f"{fmt(CLEAR_DIFFERENCE, 0)}× another's. A higher share "
+                     "(e.g. LOADS=95) separates them if anything does.")
+    return ["", f"In words ({name} is the ranged layout):", *("- " + w for w in words)]
 
 
 # A run that completes less than this share of its offered rate did not
