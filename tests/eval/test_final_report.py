@@ -235,6 +235,10 @@ class FinalReportTest(unittest.TestCase):
             figures = json.load(f, parse_constant=lambda c: self.fail(c))
         self.assertEqual(figures["base_rate"], 130478)
         self.assertEqual(sorted(figures["curve"]), ["50", "80"])
+        # Every cell of the first table has its figure in the JSON, the
+        # count of runs that kept up too (not only its "N of M" text).
+        for system, cells in figures["answer"].items():
+            self.assertEqual(cells["kept up at 80%"], cells["runs at 80%"], system)
 
 
 if __name__ == "__main__":

@@ -352,10 +352,6 @@ def in_words(rows):
     others = [(s, f) for s, f in rows if ranged and s != ranged[0]]
     if not others:
         return []
-
-    def kept_up(f):
-        return f["achieved_ops_per_s"] >= KEPT_UP_SHARE * f["offered_ops_per_s"]
-
     name, mine = ranged
     words, differs = [], False
     for s, f in others:
@@ -413,13 +409,16 @@ def in_words(rows):
 KEPT_UP_SHARE = 0.99
 
 
+def kept_up(f):
+    return f["achieved_ops_per_s"] >= KEPT_UP_SHARE * f["offered_ops_per_s"]
+
+
 def fell_behind_note(rows):
     """[] if every system of one load kept up; else one line naming those
     that fell behind, whose latency is then mostly queueing, and the CPU
     probe of the runs: the same offered load is heavier on a slower
     machine (machine records: scripts/bench/machine.sh)."""
-    behind = [(s, f) for s, f in rows
-              if f["achieved_ops_per_s"] < KEPT_UP_SHARE * f["offered_ops_per_s"]]
+    behind = [(s, f) for s, f in rows if not kept_up(f)]
     if not behind:
         return []
     who = ", ".join(f"{s} ({int(f['achieved_ops_per_s']):,} of "
@@ -623,7 +622,10 @@ def read_out_dir(out, load, producer):
     if not runs:
         sys.exit(f"{tool}: no {producer} reports in {out}")
     config_path = os.path.join(out, "config.txt")
-    config = open(config_path).read().strip() if os.path.exists(config_path) else "unknown"
+    config = "unknown"
+    if os.path.exists(config_path):
+        with open(config_path) as f:
+            config = f.read().strip()
     return runs, config, out
 
 
