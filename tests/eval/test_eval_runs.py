@@ -109,6 +109,15 @@ class EvalRuns(unittest.TestCase):
             self.assertIsNone(json.load(f).get("settle"))
         with open(os.path.join(out, "run80-a-uniform-rocksdb.json")) as f:
             self.assertEqual(json.load(f)["target_ops_per_s"], 1600)
+        # The rate is named as given, and the table's title says the run
+        # began on the fill's debt, not on a settled tree.
+        with open(os.path.join(out, "config.txt")) as f:
+            self.assertIn("run-a-uniform given_rate=2000 offered=1600", f.read())
+        r = run([sys.executable, "scripts/bench/eval/report_runs.py", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("open loop at 80% of a given rate (BASE_RATE)", r.stdout)
+        self.assertIn("on the fill's unpaid debt", r.stdout)
+        self.assertNotIn("on the settled tree", r.stdout)
 
     def test_bad_settings_stop_before_anything_is_created(self):
         for overrides, says in [(["SYSTEMS=vlsm rocksdb-io"], "must include rocksdb"),
@@ -119,7 +128,8 @@ class EvalRuns(unittest.TestCase):
                                 (["LOADS=50"], "unknown setting 'LOADS'"),
                                 (["FILL_SETTLE=0"], "FILL_SETTLE=0 needs BASE_RATE"),
                                 (["FILL_SETTLE=no", "BASE_RATE=100"], "FILL_SETTLE"),
-                                (["BASE_RATE=fast"], "BASE_RATE")]:
+                                (["BASE_RATE=fast"], "BASE_RATE"),
+                                (["BASE_RATE=100"], "BASE_RATE is one workload's rate")]:
             out = os.path.join(TMP, "bad")
             shutil.rmtree(out, ignore_errors=True)
             r = run(["bash", "scripts/bench/eval/run_abcd.sh",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The evaluation on the final library (issue 41, docs/results/final-*):
 # each part is a list of load_a.sh runs from one settings file, resumable
-# (RESUME=1: a run whose report exists is kept), so an experiment longer
+# (RESUME=1: a finished run is kept, scripts/bench/eval/run_status.py's
+# rule; an interrupted one or one with errors is run again), so an experiment longer
 # than a sitting goes on where it stopped.
 #
 # usage: final_eval.sh PART [ROOT]
@@ -52,29 +53,38 @@ systems_of() { sed -n 's/^SYSTEMS="\(.*\)"$/\1/p' "$1"; }
 # base_rate DIR N: RocksDB's median closed-loop rate over the samples
 # DIR/t1..tN, fixed in DIR/base_rate the first time: every open-loop run
 # of the experiment offers a share of this one number, so the runs compare.
+# Every sample must be a finished run (run_status.py); a sample rerun since
+# makes the number stale, and it is taken again (final_report.py then
+# refuses runs made against different base rates).
 base_rate() {
-  local dir=$1 n=$2
+  local dir=$1 n=$2 i
+  local -a samples=()
+  for i in $(seq 1 "$n"); do samples+=("$dir/t$i/sustainable-rocksdb.json"); done
+  python3 "$eval_dir/run_status.py" "${samples[@]}" || return 1
+  for i in "${samples[@]}"; do
+    if [ "$i" -nt "$dir/base_rate" ]; then rm -f "$dir/base_rate"; fi
+  done
   if [ ! -s "$dir/base_rate" ]; then
     # In $(...) set -e is off: every failure returns by hand, or an empty
     # base would reach load_a.sh (which would then measure its own).
-    python3 - "$dir" "$n" > "$dir/base_rate.tmp" <<'PY' || return 1
+    python3 - "${samples[@]}" > "$dir/base_rate.tmp" <<'PY' || return 1
 import json, statistics, sys
-d, n = sys.argv[1], int(sys.argv[2])
-rates = [json.load(open(f"{d}/t{i}/sustainable-rocksdb.json"))["achieved_ops_per_s"]
-         for i in range(1, n + 1)]
-print(int(statistics.median(rates)))
+print(int(statistics.median(json.load(open(f))["achieved_ops_per_s"] for f in sys.argv[1:])))
 PY
     mv "$dir/base_rate.tmp" "$dir/base_rate" || return 1
   fi
   cat "$dir/base_rate"
 }
 
-# reads_done DIR W-DIST: run_abcd.sh finished there (its last open-loop
-# report, of workload W and distribution DIST, not stopped early).
+# reads_done DIR W-DIST: run_abcd.sh finished there: its last open-loop
+# report (workload W, distribution DIST, the last system) exists, and every
+# report in DIR is a finished run (run_status.py).
 reads_done() {
   local last
   last=$(ls "$1"/run*-"$2"-vlsm-ranged-rs32-io.json 2>/dev/null | head -1)
-  [ -n "$last" ] && python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])).get("interrupted", False))' "$last"
+  [ -n "$last" ] || return 1
+  # shellcheck disable=SC2046
+  python3 "$eval_dir/run_status.py" $(ls "$1"/*.json | grep -v '\.machine\.json$') 2>/dev/null
 }
 
 one=$settings/final-1region-12M.env
@@ -133,8 +143,11 @@ PY
   device)
     "$load_a" "$device" SYSTEMS="rocksdb-io vlsm-ranged-rs32-io" LOADS=none SUSTAINABLE=1 \
       OUT="$root/device/search"
+    search=$root/device/search/sustainable-rocksdb-io.json
+    python3 "$eval_dir/run_status.py" "$search" || exit 1
     base=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["sustainable"]["sustainable_ops_per_s"]))' \
-      "$root/device/search/sustainable-rocksdb-io.json")
+      "$search") || exit 1
+    [ "$base" -gt 0 ] || { echo "error: RocksDB-IO sustained no rate in $search: lower SEARCH_START" >&2; exit 1; }
     for i in 1 2 3; do
       "$load_a" "$device" LOADS=80 BASE_RATE="$base" OUT="$root/device/t$i"
     done ;;

@@ -38,6 +38,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 import calibrate  # noqa: E402  (the calibration rule, one place)
 import ranged_targets  # noqa: E402
+import run_status  # noqa: E402
 import systems as system_defs  # noqa: E402
 from report import fmt, kept_up, read_out_dir, read_run, replace_section, table  # noqa: E402
 from results_archive import ARCHIVE  # noqa: E402
@@ -95,9 +96,10 @@ def load_with_pairs(out):
         m = REPORT.fullmatch(name)
         if m:
             rep, fig = read_run(os.path.join(out, name))
-            if rep.get("interrupted"):
-                sys.exit(f"final_report.py: {os.path.join(out, name)} was stopped before it "
-                         "was done: run its part again (the runs resume)")
+            why = run_status.problem(rep)
+            if why:
+                sys.exit(f"final_report.py: {os.path.join(out, name)} {why}: "
+                         "run its part again (the runs resume)")
             fig["pair"] = calibration_pair(rep)
             regions = rep["lsm_metrics"]  # L0's peaks, for every run
             fig["l0_peak_bytes"] = max((x["l0_bytes"] for m in regions for x in m["samples"]),
@@ -172,6 +174,10 @@ def answer(named):
             "CPU µs/op, closed, debt paid": median_spread(
                 [ranged_targets._paid(f, "cpu_us_per_op") for f in closed], 2),
             "P99 step at 80% (MiB)": median_spread([f["step_p99_mib"] for f in load]),
+            # Memory as users pay it: the harness process's peak resident
+            # set (memtables, block cache, compaction buffers, and the
+            # client, whose queue grows when a system falls behind).
+            "peak RSS at 80% (MiB)": median_spread([f["peak_rss_mib"] for f in load], 0),
         }
         rows.append([NAMES[s]] + [c[0] for c in cols.values()])
         figures[s] = {k: c[1] for k, c in cols.items()}

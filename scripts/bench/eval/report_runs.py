@@ -17,7 +17,8 @@ run_p99_<pct>.png, read and write P99 per run and system (scripts/plot.py).
 Store-wide figures (stall union, I/O, CPU) come from report.py's
 store_figures. Every phase of run_abcd.sh waits for its compactions before
 it reports, so a run's bytes moved and CPU are its own writes' full cost
-(nothing left over from the fill), shown as bytes moved per byte written.
+(nothing left over from the fill, unless the fill ran with FILL_SETTLE=0,
+which the table's title then says), shown as bytes moved per byte written.
 """
 import argparse
 import csv
@@ -124,12 +125,18 @@ def render(runs, config):
                              f"{fmt(f.get('l0_depth_at_start'))} / "
                              f"{fmt(f.get('l0_sublevels_at_start'))} / "
                              f"{fmt(f.get('l0_files_at_start'))}"])
-        out += [f"**Run A-E, open loop at {pct}% of RocksDB's closed-loop rate for each "
-                "run** (latency in ms; R = reads, or scans in Run E; W = updates, or "
+        # run_abcd.sh's config.txt says where the rate came from and whether
+        # the fill paid its debt (FILL_SETTLE=0: the runs start on it).
+        of = ("a given rate (BASE_RATE)" if "given_rate=" in config
+              else "RocksDB's closed-loop rate for each run")
+        tree = ("on the fill's unpaid debt (FILL_SETTLE=0: bytes moved include the "
+                "fill's compactions)" if "FILL_SETTLE=0" in config else "on the settled tree")
+        out += [f"**Run A-E, open loop at {pct}% of {of}** (latency in ms; R = reads, "
+                "or scans in Run E; W = updates, or "
                 "inserts in Runs D and E; L0 depth / sublevels / files: the most L0 files "
                 "over one key, the sorted runs L0 splits into (a ranged tree's reads "
                 "search one file per sublevel), and all L0 files, when the run began, "
-                "on the settled tree; – where not recorded):", ""]
+                f"{tree}; – where not recorded):", ""]
         out.append(table(["run", "system", "offered", "achieved", "R P50", "R P99",
                           "R P99.9", "W P99", "W P99.9", "max", "stall s / longest",
                           "bytes moved / written", "CPU µs/op", "L0 depth / sublevels / files"], rows))

@@ -52,6 +52,11 @@ require_flag FILL_SETTLE "${S[FILL_SETTLE]}"
 if [ "${S[FILL_SETTLE]}" = 0 ] && [ -z "${S[BASE_RATE]}" ]; then
   echo "error: FILL_SETTLE=0 needs BASE_RATE: a closed-loop sample would pay the fill's debt before the open-loop run" >&2; exit 2
 fi
+# A given rate is one workload's: Run A's rate offered to Run C would not
+# be "80% of RocksDB's rate" for either.
+if [ -n "${S[BASE_RATE]}" ] && { [ "$(wc -w <<< "${S[WORKLOADS]}")" != 1 ] || [ "$(wc -w <<< "${S[DISTRIBUTIONS]}")" != 1 ]; }; then
+  echo "error: BASE_RATE is one workload's rate: give one WORKLOADS and one DISTRIBUTIONS (got '${S[WORKLOADS]}', '${S[DISTRIBUTIONS]}')" >&2; exit 2
+fi
 fill_settle=true
 [ "${S[FILL_SETTLE]}" = 1 ] || fill_settle=false
 systems=${S[SYSTEMS]} workloads=${S[WORKLOADS]} distributions=${S[DISTRIBUTIONS]}
@@ -92,9 +97,10 @@ run_props() {  # W DIST SECONDS
 for w in $workloads; do
   for d in $distributions; do
     if [ -n "${S[BASE_RATE]}" ]; then
-      closed=${S[BASE_RATE]}
+      closed=${S[BASE_RATE]} rate_from=given_rate
       echo "== 1. Run ${w^^} $d: RocksDB's rate given, $closed ops/s"
     else
+      rate_from=rocksdb_closed_loop
       mapfile -t props < <(run_props "$w" "$d" "$(( (seconds + 1) / 2 ))")
       echo "== 1. Run ${w^^} $d: closed-loop rate"
       for s in $systems; do
@@ -103,7 +109,7 @@ for w in $workloads; do
       closed=$(eval_achieved "$out/closed-$w-$d-rocksdb.json")
     fi
     rate=$(( closed * pct / 100 ))
-    echo "run-$w-$d rocksdb_closed_loop=$closed offered=$rate" >> "$out/config.txt"
+    echo "run-$w-$d $rate_from=$closed offered=$rate" >> "$out/config.txt"
     mapfile -t props < <(run_props "$w" "$d" "$seconds")
     echo "== 3. Run ${w^^} $d: open loop at $pct% of RocksDB's rate, $rate ops/s"
     for s in $systems; do

@@ -94,11 +94,8 @@ eval_ycsb() {
   echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out") ($(( $(date +%s) - t0 )) s)"
 }
 
-eval_finished() {  # REPORT: it exists, and the run was not stopped early and had no error
-  [ -s "$1" ] && python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(r.get("interrupted", False) or r.get("errors", 0) > 0)' "$1"
+eval_finished() {  # REPORT: a finished run (scripts/bench/eval/run_status.py's rule)
+  python3 "$VLSM_ROOT/scripts/bench/eval/run_status.py" "$1" 2>/dev/null
 }
 
 eval_achieved() {  # REPORT -> its average achieved ops/s, whole number
