@@ -66,6 +66,15 @@ def run(tool, system, keys, args, out_dir):
     return [r for r in rows if "phase" in r], opts, vlsm
 
 
+def l0_bounds(opts):
+    """(bytes, depth) a ranged L0 stays under while the estimate works: L1's
+    target plus every memtable, and the depth trigger plus every memtable
+    (a flush in flight for each)."""
+    count = int(opts["max_write_buffer_number"])
+    return (size(opts["max_bytes_for_level_base"]) + count * size(opts["write_buffer_size"]),
+            int(opts["level0_file_num_compaction_trigger"]) + count)
+
+
 def judge(system, keys, pairs, opts, vlsm, io_worst):
     soft = size(opts["soft_pending_compaction_bytes_limit"])
     shortfalls = [p["settle_read_bytes"] - p["estimate_bytes"] for p in pairs]
@@ -86,16 +95,15 @@ def judge(system, keys, pairs, opts, vlsm, io_worst):
         verdict["failed"].append("R - E over its bound")
     if vlsm and systems.l0_layout(vlsm) == "ranged":
         memtable = size(opts["write_buffer_size"])
-        count = int(opts["max_write_buffer_number"])
         depth = int(opts["level0_file_num_compaction_trigger"])
         peak = max(p["l0_peak_bytes"] for p in pairs)
         peak_depth = max(p["l0_peak_depth"] for p in pairs)
         settled = max(p["l0_settled_bytes"] for p in pairs)
         verdict.update(l0_peak_mib=peak / MIB, l0_peak_depth=peak_depth,
                        l0_settled_mib=settled / MIB)
-        verdict.update(
-            l0_peak_within_bound=peak <= size(opts["max_bytes_for_level_base"]) + count * memtable,
-            l0_peak_depth_within_bound=peak_depth <= depth + count)
+        bound_bytes, bound_depth = l0_bounds(opts)
+        verdict.update(l0_peak_within_bound=peak <= bound_bytes,
+                       l0_peak_depth_within_bound=peak_depth <= bound_depth)
         if settled > (depth - 1) * memtable:
             verdict["failed"].append("L0 after a settle over (d - 1) memtables")
     return verdict

@@ -220,7 +220,8 @@ def curve_points(named):
 
 
 def point_verdict(pct, ours, rocksdb, rocksdb_io):
-    """Issue 41's per-point target for the ranged layout: write P99 and
+    """The final evaluation's per-point target for the ranged layout
+    (docs/results/targets.md): write P99 and
     P99.9 not above either RocksDB's (at <= 50%, where one run is noise,
     within 1.1x or 2 ms); at 90% and above it keeps up wherever either
     RocksDB does. Judged on each system's median over the runs at that
@@ -278,11 +279,7 @@ def l0_bounds(system):
     vlsm, shared, own = system_defs.settings(system)
     if not vlsm or system_defs.l0_layout(vlsm) != "ranged":
         return None
-    opts = system_defs.rocksdb_options(shared, own)
-    count = int(opts["max_write_buffer_number"])
-    return (calibrate.size(opts["max_bytes_for_level_base"])
-            + count * calibrate.size(opts["write_buffer_size"]),
-            int(opts["level0_file_num_compaction_trigger"]) + count)
+    return calibrate.l0_bounds(system_defs.rocksdb_options(shared, own))
 
 
 def checks(named):
