@@ -395,7 +395,7 @@ void RocksDbBinding::Close() {
   if (closed_) return;
   closed_ = true;
   std::vector<rocksdb::LsmMetricsReport> reports;
-  if (config_.wait_for_compaction) {
+  if (config_.wait_for_compaction && !Stopped()) {
     // The phase's figures end at its last operation, whether or not it
     // waits: taken before the wait, so that a load that settles reports
     // what a load that does not would have, plus the settle apart.
@@ -403,6 +403,9 @@ void RocksDbBinding::Close() {
       if (r->collector) reports.push_back(r->collector->Report());
     }
     settle_json_ = Settle(reports);
+    // A settle cut short by a signal paid part of the debt: its figures
+    // would read as the whole cost. The run is reported interrupted.
+    if (Stopped()) settle_json_.clear();
   }
   for (auto& r : regions_) {
     if (r->collector) r->collector->Detach();
@@ -443,6 +446,10 @@ std::string RocksDbBinding::Settle(
     rocksdb::Status s = r->db->Flush(flush);
     if (!s.ok()) fprintf(stderr, "[ycsb] settle: flush: %s\n", s.ToString().c_str());
   }
+  // E, then R's starting point, as tools/vlsm_calibrate takes its pairs:
+  // a step that ends between the two is owed in E and missing from R, a
+  // race of one step (at most max_compaction_bytes) kept the same in both
+  // tools so that every pair of the evaluation is taken one way.
   const uint64_t debt_after_flush = CompactionDebtBytes();
   std::vector<rocksdb::LsmMetricsReport> at_estimate, debt_paid;
   for (auto& r : regions_) {
@@ -524,11 +531,16 @@ void RocksDbBinding::SetDrainAtRest(bool on) {
 void RocksDbBinding::WaitForCompactions() {
   fprintf(stderr, "[ycsb] waiting for flushes and compactions to finish\n");
   auto start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < regions_.size(); i++) {
+  for (size_t i = 0; i < regions_.size() && !Stopped(); i++) {
     rocksdb::WaitForCompactOptions wait;
     wait.flush = true;  // the memtables too: the next phase starts settled
-    rocksdb::Status s = regions_[i]->db->WaitForCompact(wait);
-    if (!s.ok()) {
+    // In slices of a second, so that a signal ends the wait (Stopped).
+    wait.timeout = std::chrono::seconds(1);
+    rocksdb::Status s;
+    do {
+      s = regions_[i]->db->WaitForCompact(wait);
+    } while (s.IsTimedOut() && !Stopped());
+    if (!s.ok() && !s.IsTimedOut()) {
       fprintf(stderr, "[ycsb] region %zu: waiting for compactions: %s\n", i,
               s.ToString().c_str());
     }

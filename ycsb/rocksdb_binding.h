@@ -61,6 +61,11 @@ struct RocksDbConfig {
   // metrics still end at the phase's last operation; what the wait added
   // is reported apart (SettleJson).
   bool wait_for_compaction = false;
+  // Set by a signal (ycsb_main's g_stop): a stopped run closes without the
+  // settle above, and a wait already under way ends within a second. The
+  // process then exits promptly instead of compacting on for minutes
+  // while a resumed experiment may already reuse its DB directory.
+  const std::atomic<bool>* stop = nullptr;
   bool lsm_metrics = true;     // attach a collector per region
   // Bytes per second of flush and compaction I/O (reads and writes) for
   // all regions together, through one shared rocksdb::RateLimiter: the
@@ -116,6 +121,7 @@ class RocksDbBinding : public DbBinding {
   explicit RocksDbBinding(const RocksDbConfig& config);
   OpResult Put(const std::string& key, const std::string& value);
   void WaitForCompactions();
+  bool Stopped() const { return config_.stop && config_.stop->load(); }
   // Holds the drain at rest off (false) or lets it run again (true);
   // nothing when rocksdb.drain_at_rest=false.
   void SetDrainAtRest(bool on);

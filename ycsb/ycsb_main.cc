@@ -361,10 +361,17 @@ int Main(int argc, char** argv) {
   signal(SIGINT, OnStopSignal);
   signal(SIGTERM, OnStopSignal);
   if (take_floor) floor = RunNullStoreFloor(inv);
+  if (g_stop) {
+    // Stopped during the floor: no store opened, no report written (a
+    // resumed experiment finds no report and runs it again).
+    fprintf(stderr, "ycsb_vlsm: stopped by a signal before the run began\n");
+    return 1;
+  }
 
   std::unique_ptr<DbBinding> db;
   if (inv.db == "rocksdb") {
     std::string error;
+    inv.rocksdb.stop = &g_stop;
     db = RocksDbBinding::Open(inv.rocksdb, &error);
     if (!db) {
       fprintf(stderr, "ycsb_vlsm: %s\n", error.c_str());

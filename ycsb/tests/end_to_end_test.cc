@@ -647,6 +647,49 @@ TEST_F(EndToEnd, AStoppedRunIsMarkedInterrupted) {
   EXPECT_EQ(Report(TmpDir() + "/done.json")["interrupted"].number, 0);
 }
 
+// A signal during the settle ends it: the process exits at once, reported
+// interrupted and without a settle (its figures would read as the whole
+// debt's cost). Before, it compacted on for as long as the debt took while
+// a resumed experiment could already reuse its DB directory. The settle is
+// made long: a settled load puts 20,000 records in L1 and L2, then a Run A
+// phase leaves its updates in one 8 MiB memtable, and its settle runs under
+// a 64 KiB/s limit on flush and compaction I/O: the flush takes about 15
+// s, then the L0 -> L1 step (L1's records rewritten) about 40 s more. The
+// signal goes once the wait for that step begins.
+TEST_F(EndToEnd, AStopDuringTheSettleEndsIt) {
+  const char* bin = getenv("YCSB_VLSM_BIN");
+  const std::string ycsb = bin ? bin : "./ycsb_vlsm";
+  const std::string common =
+      " -P " + Workload("workloada") + " -p rocksdb.dir=" + TmpDir() + "/stopped-settle" +
+      " -p vlsm=true -p vlsm.sst_size=256K -p recordcount=20000 -p fieldcount=1"
+      " -p fieldlength=100 -p rocksdb.wait_for_compaction=true";
+  RunOutput load = RunYcsb("load" + common + " -p rocksdb.destroy=true");
+  ASSERT_EQ(load.exit_code, 0) << load.stderr_text;
+
+  const std::string report = TmpDir() + "/stopped-settle.json";
+  const std::string err = TmpDir() + "/stopped-settle.err";
+  const std::string cmd =
+      "sh -c '" + ycsb + " run" + common + " -p operationcount=20000" +
+      " -p rocksdb.options=write_buffer_size=8M -p rocksdb.rate_limit=64K -p report=" +
+      report + " > /dev/null 2> " + err + " & pid=$!; "
+      // Up to 120 s for the phase and the flush to end and the wait to begin.
+      "for i in $(seq 1200); do grep -q \"waiting for flushes\" " + err +
+      " && break; sleep 0.1; done; kill -TERM $pid; "
+      // Then 15 s to exit (a wait slice is 1 s); still running: a failure.
+      "for i in $(seq 150); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done; "
+      "if kill -0 $pid 2>/dev/null; then kill -KILL $pid; exit 99; fi; "
+      "wait $pid; exit $?'";
+  const int status = system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_NE(WEXITSTATUS(status), 99) << "still settling 15 s after the signal:\n"
+                                     << Slurp(err);
+  EXPECT_EQ(WEXITSTATUS(status), 1) << Slurp(err);
+  Json j = Report(report);
+  EXPECT_EQ(j["interrupted"].number, 1);
+  EXPECT_EQ(j["operations"].number, 20000);  // the phase itself was done
+  EXPECT_NE(j["settle"].kind, Json::kObject) << "a settle cut short was reported";
+}
+
 // find-sustainable's steps last two debt cycles of the store: memtable x
 // L0 trigger x regions, whatever sets them (the sizes, the ranged depth,
 // the options string). mode=describe prints it without opening a DB, so a
