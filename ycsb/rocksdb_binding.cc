@@ -395,16 +395,17 @@ void RocksDbBinding::Close() {
   if (closed_) return;
   closed_ = true;
   std::vector<rocksdb::LsmMetricsReport> reports;
-  if (config_.wait_for_compaction && !Stopped()) {
+  if (config_.wait_for_compaction) {
     // The phase's figures end at its last operation, whether or not it
     // waits: taken before the wait, so that a load that settles reports
     // what a load that does not would have, plus the settle apart.
     for (auto& r : regions_) {
       if (r->collector) reports.push_back(r->collector->Report());
     }
-    settle_json_ = Settle(reports);
-    // A settle cut short by a signal paid part of the debt: its figures
-    // would read as the whole cost. The run is reported interrupted.
+    // A stopped run does not settle; a settle cut short by a signal paid
+    // part of the debt, and its figures would read as the whole cost. The
+    // run is reported interrupted either way, with its phase's figures.
+    if (!Stopped()) settle_json_ = Settle(reports);
     if (Stopped()) settle_json_.clear();
   }
   for (auto& r : regions_) {
@@ -545,7 +546,9 @@ void RocksDbBinding::WaitForCompactions() {
               s.ToString().c_str());
     }
   }
-  fprintf(stderr, "[ycsb] compactions finished after %.1f s\n",
+  fprintf(stderr, "[ycsb] %s after %.1f s\n",
+          Stopped() ? "stopped by a signal while waiting for compactions"
+                    : "compactions finished",
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
               .count());
 }

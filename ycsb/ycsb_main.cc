@@ -362,8 +362,9 @@ int Main(int argc, char** argv) {
   signal(SIGTERM, OnStopSignal);
   if (take_floor) floor = RunNullStoreFloor(inv);
   if (g_stop) {
-    // Stopped during the floor: no store opened, no report written (a
-    // resumed experiment finds no report and runs it again).
+    // Stopped during the floor: no store opened, no report written
+    // (ycsb_run.sh removes a run's old report before it starts, so a
+    // resumed experiment finds none and runs it again).
     fprintf(stderr, "ycsb_vlsm: stopped by a signal before the run began\n");
     return 1;
   }

@@ -30,8 +30,16 @@ def slug(heading):
 
 
 def anchors(path):
+    """The anchors of path's headings; a '#' line inside a ``` block is a
+    shell comment, not a heading."""
+    found, fenced = set(), False
     with open(path, encoding="utf-8") as f:
-        return {slug(m.group(1)) for m in re.finditer(r"^#+\s+(.*)$", f.read(), re.M)}
+        for line in f:
+            if line.startswith("```"):
+                fenced = not fenced
+            elif not fenced and re.match(r"#+\s", line):
+                found.add(slug(line.lstrip("#")))
+    return found
 
 
 def broken_links(md, text):
@@ -57,6 +65,11 @@ class DocsTest(unittest.TestCase):
                                       "[b](results/method.md#no-such-heading) "
                                       "[c](results/method.md#raw-runs-kept-in-git-history)"),
                          ["results/no-such.md", "results/method.md#no-such-heading"])
+        # A page's shell block comments ("# then, on the packed directory
+        # ...") are no headings: no link may land on one.
+        page = os.path.join(ROOT, "docs", "results", "final-1region-12M", "README.md")
+        self.assertIn("the-load-curve", anchors(page))
+        self.assertFalse([a for a in anchors(page) if a.startswith("then-on-the-packed")])
 
     def test_every_link_in_the_repository_leads_somewhere(self):
         broken = {}

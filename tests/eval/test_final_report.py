@@ -5,6 +5,7 @@ written in, and a curve run made from them. What it must get right: the
 first table's medians, the targets on per-run ratios, the curve's
 per-point verdict, the calibration rule over the runs' pairs, and runs that
 do not form one experiment refused."""
+import copy
 import json
 import os
 import shutil
@@ -70,6 +71,18 @@ class FinalReportTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, True)
+
+    def test_kept_up_counts_the_runs_that_kept_up(self):
+        """A run that completed under 99% of the offered rate is not counted
+        as keeping up, in the table's text and in its figure."""
+        named = copy.deepcopy(self.named)
+        t2 = dict(named)["t2"]
+        f = t2[("load80", "rocksdb")]
+        f["achieved_ops_per_s"] = 0.9 * f["offered_ops_per_s"]
+        lines, figures, _ = final_report.answer(named)
+        self.assertEqual(figures["rocksdb"]["kept up at 80%"], 2)
+        self.assertEqual(figures["rocksdb"]["runs at 80%"], 3)
+        self.assertIn("| 2 of 3 |", "\n".join(lines))
 
     def test_runs_and_base_rate_are_read_in_order(self):
         self.assertEqual([n for n, _ in self.named], ["curve1", "t1", "t2", "t3"])

@@ -688,6 +688,23 @@ TEST_F(EndToEnd, AStopDuringTheSettleEndsIt) {
   EXPECT_EQ(j["interrupted"].number, 1);
   EXPECT_EQ(j["operations"].number, 20000);  // the phase itself was done
   EXPECT_NE(j["settle"].kind, Json::kObject) << "a settle cut short was reported";
+  EXPECT_EQ(j["lsm_metrics"].items.size(), 1u);  // the phase's own figures
+
+  // Stopped during the phase: no settle at all, the phase's figures kept.
+  const std::string during = TmpDir() + "/stopped-phase.json";
+  const std::string cmd2 =
+      "sh -c '" + ycsb + " run" + common + " -p operationcount=1000000 -target 2000" +
+      " -p report=" + during + " > /dev/null 2> " + err + " & pid=$!; sleep 2; "
+      "kill -TERM $pid; wait $pid; exit $?'";
+  const int status2 = system(cmd2.c_str());
+  ASSERT_TRUE(WIFEXITED(status2));
+  EXPECT_EQ(WEXITSTATUS(status2), 1) << Slurp(err);
+  Json k = Report(during);
+  EXPECT_EQ(k["interrupted"].number, 1);
+  EXPECT_LT(k["operations"].number, 1000000);
+  EXPECT_NE(k["settle"].kind, Json::kObject);
+  EXPECT_EQ(k["lsm_metrics"].items.size(), 1u) << "a stopped run lost its figures";
+  EXPECT_EQ(Slurp(err).find("compactions finished"), std::string::npos) << Slurp(err);
 }
 
 // find-sustainable's steps last two debt cycles of the store: memtable x

@@ -83,8 +83,9 @@ reads_done() {
   local last
   last=$(ls "$1"/run*-"$2"-vlsm-ranged-rs32-io.json 2>/dev/null | head -1)
   [ -n "$last" ] || return 1
-  # shellcheck disable=SC2046
-  python3 "$eval_dir/run_status.py" $(ls "$1"/*.json | grep -v '\.machine\.json$') 2>/dev/null
+  local -a reports=()
+  mapfile -t reports < <(ls "$1"/*.json | grep -v '\.machine\.json$')
+  python3 "$eval_dir/run_status.py" "${reports[@]}"
 }
 
 one=$settings/final-1region-12M.env

@@ -1,6 +1,6 @@
 """Whether a ycsb_vlsm report is a finished run, the one rule every script
-asks: load_a.sh's and run_abcd.sh's RESUME (ycsb_run.sh eval_finished),
-final_eval.sh's base rates and finished parts, final_report.py.
+asks: load_a.sh's RESUME (ycsb_run.sh eval_finished), final_eval.sh's base
+rates and finished run_abcd.sh directories (reads_done), final_report.py.
 
 A run is unfinished if its report is missing or empty, was stopped by a
 signal ("interrupted": the report of a SIGINT/SIGTERM), or counted errors

@@ -81,6 +81,9 @@ eval_ycsb() {
   # library run side by side with one harness.
   local -a with_library=()
   [ -z "${S[LIBRARY]}" ] || with_library=(env "LD_LIBRARY_PATH=${S[LIBRARY]}")
+  # A report left from an earlier run of NAME would outlive this one if it
+  # stopped before writing its own, and RESUME would keep it.
+  rm -f "$out/$name.json"
   machine_begin
   if ! "${with_library[@]}" "$ycsb" "$phase" "${common[@]}" "${sys[@]}" -p rocksdb.dir="$dbdir" \
       "$@" -p report="$out/$name.json" > "$out/$name.out" 2> "$out/$name.err"; then
