@@ -36,9 +36,14 @@
 #   device   RocksDB-IO's and the ranged layout's searched rates under a
 #            100 MiB/s limiter (search/), then three runs at 80% of
 #            RocksDB-IO's (t1..t3, every system).
+# Then, on the runs committed (packed) under docs/results/final-*:
+#   pages    every final-* page's tables, and docs/results.md's first table
+#            and figure, written again from the committed runs (one
+#            command; tests/eval/test_final_pages.py checks it reproduces
+#            what is committed).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-usage() { echo "usage: $0 samples|at80|curve|4region|orders|reads|device [ROOT]" >&2; exit 2; }
+usage() { echo "usage: $0 samples|at80|curve|4region|orders|reads|device|pages [ROOT]" >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 part=$1
 root=${2:-build/eval/final}
@@ -152,5 +157,22 @@ PY
     for i in 1 2 3; do
       "$load_a" "$device" LOADS=80 BASE_RATE="$base" OUT="$root/device/t$i"
     done ;;
+  pages)
+    # Every committed page of the evaluation, and the results page's first
+    # table and figure, from the committed (packed) runs: here the optional
+    # second argument is the docs directory (a copy, for the test).
+    docs=$VLSM_ROOT/docs
+    [ $# -lt 2 ] || docs=$root
+    res=$docs/results
+    run1=$res/final-1region-12M
+    python3 "$eval_dir/final_report.py" "$run1" --markdown "$run1/README.md" \
+      --markdown "$docs/results.md" --figures "$res/figures/final-1region" \
+      --json "$run1/summary.json" > /dev/null
+    orders=$res/final-orders-1region-12M
+    python3 "$eval_dir/report.py" "$orders/ordered" --markdown "$orders/README.md" \
+      --section ordered > /dev/null
+    python3 "$eval_dir/report_runs.py" "$orders/zipfian-run-a" --markdown "$orders/README.md" \
+      --section zipfian > /dev/null
+    echo "== pages written from the committed runs under $res" ;;
   *) usage ;;
 esac
