@@ -28,6 +28,8 @@ cd "$VLSM_ROOT"
 . scripts/lib/deps.sh
 # shellcheck source=bench/settings.sh
 . scripts/bench/settings.sh
+# shellcheck source=bench/eval/ycsb_run.sh
+. scripts/bench/eval/ycsb_run.sh  # eval_achieved
 
 # The output directory is deleted below: never the checkout (settings_dir).
 out=build/demo
@@ -48,8 +50,7 @@ if [ -z "$base_rate" ]; then
   # same offered rate is heavier on a slower machine.
   echo "== RocksDB's closed-loop rate on this machine today (one load of the whole dataset)"
   scripts/bench/eval/load_a.sh "$settings" "$@" SYSTEMS=rocksdb LOADS=none OUT="$out"
-  base_rate=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["achieved_ops_per_s"]))' \
-    "$out/sustainable-rocksdb.json")
+  base_rate=$(eval_achieved "$out/sustainable-rocksdb.json")
 fi
 scripts/bench/eval/load_a.sh "$settings" "$@" BASE_RATE="$base_rate" OUT="$out"
 minutes=$(( ($(date +%s) - t0 + 30) / 60 ))

@@ -43,6 +43,8 @@
 #            what is committed).
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=ycsb_run.sh
+source "$VLSM_ROOT/scripts/bench/eval/ycsb_run.sh"  # eval_searched
 usage() { echo "usage: $0 samples|at80|curve|4region|orders|reads|device|pages [ROOT]" >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 part=$1
@@ -151,9 +153,7 @@ PY
       OUT="$root/device/search"
     search=$root/device/search/sustainable-rocksdb-io.json
     python3 "$eval_dir/run_status.py" "$search" || exit 1
-    base=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["sustainable"]["sustainable_ops_per_s"]))' \
-      "$search") || exit 1
-    [ "$base" -gt 0 ] || { echo "error: RocksDB-IO sustained no rate in $search: lower SEARCH_START" >&2; exit 1; }
+    base=$(eval_searched "$search") || exit 1
     for i in 1 2 3; do
       "$load_a" "$device" LOADS=80 BASE_RATE="$base" OUT="$root/device/t$i"
     done ;;

@@ -40,11 +40,12 @@ import calibrate  # noqa: E402  (the calibration rule, one place)
 import ranged_targets  # noqa: E402
 import run_status  # noqa: E402
 import systems as system_defs  # noqa: E402
+import report  # noqa: E402
 from report import fmt, kept_up, read_out_dir, read_run, replace_section, table  # noqa: E402
 from results_archive import ARCHIVE  # noqa: E402
 
 ROCKSDB, ROCKSDB_IO, RANGED, PAPER = "rocksdb", "rocksdb-io", "vlsm-ranged-rs32-io", "vlsm"
-NAMES = {ROCKSDB: "RocksDB", ROCKSDB_IO: "RocksDB-IO",
+NAMES = {**report.NAMES,
          RANGED: "vLSM ranged (the product)", PAPER: "vLSM (the paper's layout)"}
 ORDER = [RANGED, PAPER, ROCKSDB, ROCKSDB_IO]
 RUN = re.compile(r"(t|curve)(\d+)")

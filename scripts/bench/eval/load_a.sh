@@ -137,9 +137,7 @@ if [ -n "${S[BASE_RATE]}" ]; then
 elif [ "${S[SEARCH]}" = closed ]; then
   base=$(eval_achieved "$out/sustainable-$base_system.json")
 else
-  base=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["sustainable"]["sustainable_ops_per_s"]))' \
-    "$out/sustainable-$base_system.json")
-  [ "$base" -gt 0 ] || { echo "error: $base_system sustained no rate from ${S[SEARCH_START]} ops/s: lower SEARCH_START" >&2; exit 1; }
+  base=$(eval_searched "$out/sustainable-$base_system.json") || exit 1
 fi
 echo "base_rate=$base" >> "$out/config.txt"
 

@@ -339,7 +339,7 @@ def render_brief(runs, config):
 # demo's words call it "about the same"; a larger one is what this one run
 # showed, and the words say "in this run", not that it always holds.
 CLEAR_DIFFERENCE = 2.0
-NAMES = {"rocksdb": "RocksDB", "rocksdb-io": "RocksDB-IO"}
+NAMES = {"rocksdb": "RocksDB", "rocksdb-io": "RocksDB-IO"}  # as the pages name them
 
 
 def in_words(rows):
@@ -372,15 +372,11 @@ def in_words(rows):
                          "(a lower share, e.g. LOADS=70, fits).")
         else:
             ratio = f["p99_ms"] / mine["p99_ms"] if mine["p99_ms"] else float("inf")
-            if ratio >= CLEAR_DIFFERENCE:
+            factor, side = (ratio, "lower") if ratio >= 1 else (1 / ratio, "higher")
+            if factor >= CLEAR_DIFFERENCE:
                 differs = True
-                words.append(f"In this run the ranged layout's write P99 was {fmt(ratio, 1)}× lower "
-                             f"than {other}'s ({fmt(mine['p99_ms'])} against "
-                             f"{fmt(f['p99_ms'])} ms).")
-            elif ratio <= 1 / CLEAR_DIFFERENCE:
-                differs = True
-                words.append(f"In this run the ranged layout's write P99 was {fmt(1 / ratio, 1)}× "
-                             f"higher than {other}'s ({fmt(mine['p99_ms'])} against "
+                words.append(f"In this run the ranged layout's write P99 was {fmt(factor, 1)}× "
+                             f"{side} than {other}'s ({fmt(mine['p99_ms'])} against "
                              f"{fmt(f['p99_ms'])} ms).")
             else:
                 words.append(f"The ranged layout's write P99 was about {other}'s "

@@ -105,6 +105,13 @@ eval_achieved() {  # REPORT -> its average achieved ops/s, whole number
   python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["achieved_ops_per_s"]))' "$1"
 }
 
+eval_searched() {  # REPORT -> the rate find-sustainable found, whole number; fails if none
+  local rate
+  rate=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["sustainable"]["sustainable_ops_per_s"]))' "$1") || return 1
+  [ "$rate" -gt 0 ] || { echo "error: $1: find-sustainable found no sustainable rate: lower SEARCH_START" >&2; return 1; }
+  echo "$rate"
+}
+
 # config.txt: one paragraph per invocation, so runs added to an output
 # directory later say how they ran: the settings file, every setting, the
 # machine and the library.
