@@ -53,18 +53,23 @@ REPORT = re.compile(r"(sustainable|load\d+)-([\w-]+)\.json")
 MIB = 1 << 20
 
 
-def run_names(exp):
-    """The run subdirectories of EXP, open or in its archive, in order."""
+def run_names(exp, pattern=RUN):
+    """The run subdirectories of EXP whose names PATTERN matches, open or in
+    its archive, in order (by the name's letters, then its number)."""
     names = set()
     if os.path.isdir(exp):
         names |= {n for n in os.listdir(exp)
-                  if RUN.fullmatch(n) and os.path.isdir(os.path.join(exp, n))}
+                  if pattern.fullmatch(n) and os.path.isdir(os.path.join(exp, n))}
     archive = os.path.join(exp, ARCHIVE)
     if os.path.exists(archive):
         with tarfile.open(archive, "r:xz") as tar:
             names |= {m.name.split("/")[0] for m in tar.getmembers()
-                      if "/" in m.name and RUN.fullmatch(m.name.split("/")[0])}
-    return sorted(names, key=lambda n: (RUN.fullmatch(n)[1], int(RUN.fullmatch(n)[2])))
+                      if "/" in m.name and pattern.fullmatch(m.name.split("/")[0])}
+
+    def order(n):
+        number = re.search(r"\d+$", n)
+        return (n[:number.start()] if number else n, int(number[0]) if number else 0)
+    return sorted(names, key=order)
 
 
 def calibration_pair(rep):

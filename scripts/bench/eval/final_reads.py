@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""The evaluation on the final library (issue 41), run 4: reads. The ranged
+layout's read and write tails beside RocksDB's and RocksDB-IO's in YCSB's
+Runs A-E after Load A, over repeated runs, and in Run A while the load's
+compaction debt is still being paid.
+
+usage: final_reads.py DIR [--markdown FILE]... [--json FILE]
+
+DIR holds run_abcd.sh output directories, open or packed in DIR/raw.tar.xz
+(final_eval.sh reads fills it):
+  r1..rN   Runs A-E after Load A on the settled tree, each open loop at 80%
+           of RocksDB's closed-loop rate for that workload in that run;
+  during   Run A at 80% of RocksDB's median Run A rate over r1..rN, begun
+           on the load's unpaid debt (run_abcd.sh FILL_SETTLE=0): reads
+           meet the compactions the load left, as they would in service.
+--markdown FILE replaces the sections FILE has of two, "final-reads" (the
+runs' medians and the read targets) and "final-reads-during", each between
+"<!-- TAG:begin -->" and "<!-- TAG:end -->"; a FILE with neither is an
+error. --json FILE writes every figure shown.
+
+The targets (issue 41, docs/results/targets.md): read P99 (scan P99 in
+Run E) not above RocksDB's in every run of A-E, and Run A's read P99 at
+least 5x below RocksDB-IO's, where reads wait behind its write stalls.
+Each ratio is taken inside one run, between systems that ran side by
+side, then the median over the runs, as final_report.py takes them.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import final_report  # noqa: E402  (run_names, median_spread, NAMES)
+import report_runs  # noqa: E402  (one run_abcd.sh directory's figures)
+from report import fmt, kept_up, read_out_dir, replace_section, table  # noqa: E402
+
+ROCKSDB, ROCKSDB_IO, RANGED = final_report.ROCKSDB, final_report.ROCKSDB_IO, final_report.RANGED
+ORDER = [RANGED, ROCKSDB, ROCKSDB_IO]
+REPEAT = re.compile(r"r(\d+)")
+DURING = "during"
+RUN_A_FACTOR = 5  # Run A read P99: RocksDB-IO's at least this many times ours
+
+
+def read_experiment(exp):
+    """([(run name, {(kind, workload, distribution, system): figures})],
+    the "during" run's or None)."""
+    named, during = [], None
+    for n in final_report.run_names(exp, REPEAT):
+        named.append((n, read_out_dir(os.path.join(exp, n), report_runs.load_dir,
+                                      "run_abcd.sh")[0]))
+    if DURING in final_report.run_names(exp, re.compile(DURING)):
+        during = read_out_dir(os.path.join(exp, DURING), report_runs.load_dir, "run_abcd.sh")[0]
+    if not named:
+        sys.exit(f"final_reads.py: no r<N> runs in {exp}")
+    return named, during
+
+
+def open_loop(runs):
+    """{(workload, distribution, system): figures} of one run's open-loop
+    phase (run_abcd.sh runs one load, "run<pct>")."""
+    kinds = {k for k, _, _, _ in runs if k != "closed"}
+    if len(kinds) > 1:
+        sys.exit(f"final_reads.py: a run with several loads ({', '.join(sorted(kinds))})")
+    return {(w, d, s): f for (k, w, d, s), f in runs.items() if k != "closed"}
+
+
+def workloads(named):
+    keys = {(w, d) for _, runs in named for (_, w, d, _) in runs}
+    return sorted(keys, key=lambda k: (report_runs.WORKLOAD_ORDER.index(k[0]), k[1]))
+
+
+def p99(f, side):
+    return f[side]["p99"] if f and f[side] else None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def medians(named):
+    """The table of every workload and system: medians over the runs (spread)."""
+    rows, figures = [], {}
+    for w, d in workloads(named):
+        for s in ORDER:
+            per_run = [(runs.get(("closed", w, d, s)), open_loop(runs).get((w, d, s)))
+                       for _, runs in named]
+            per_run = [(c, o) for c, o in per_run if o]
+            if not per_run:
+                continue
+            closed = [c["achieved_ops_per_s"] / 1e3 for c, _ in per_run if c]
+            cells = {"closed-loop rate (K/s)": final_report.median_spread(closed),
+                     "read P99 (ms)": final_report.median_spread(
+                         [p99(o, "read") for _, o in per_run], 2),
+                     "read P99.9 (ms)": final_report.median_spread(
+                         [o["read"]["p99.9"] if o["read"] else None for _, o in per_run], 2),
+                     "write P99 (ms)": final_report.median_spread(
+                         [p99(o, "write") for _, o in per_run], 2),
+                     "stall total (s)": final_report.median_spread(
+                         [o["stall_s"] for _, o in per_run])}
+            up = sum(kept_up(o) for _, o in per_run)
+            rows.append([f"Run {w.upper()}", final_report.NAMES.get(s, s), str(len(per_run)),
+                         f"{up} of {len(per_run)}"] + [shown for shown, _ in cells.values()])
+            figures[f"{w}-{d}/{s}"] = {"runs": len(per_run), "kept_up": up,
+                                       **{k: m for k, (_, m) in cells.items()}}
+    header = ["run", "system", "runs", "kept up", "closed-loop rate (K/s)",
+              "read P99 (ms)", "read P99.9 (ms)", "write P99 (ms)", "stall total (s)"]
+    return table(header, rows), figures
+
+
+def targets(named):
+    """[(figure, target, per-run values, median, verdict)]: for every
+    workload the ranged read P99 over RocksDB's (at most 1), and for Run A
+    RocksDB-IO's over ours (at least RUN_A_FACTOR)."""
+    judged = []
+    for w, d in workloads(named):
+        per_run = [open_loop(runs) for _, runs in named]
+        over_rocksdb = [ratio(p99(o.get((w, d, RANGED)), "read"),
+                              p99(o.get((w, d, ROCKSDB)), "read")) for o in per_run]
+        side = "scan" if w == "e" else "read"
+        judged.append((f"Run {w.upper()} {side} P99 × RocksDB's", "≤ 1×", over_rocksdb,
+                       lambda m: m <= 1))
+        if w == "a":
+            judged.append(("Run A read P99: RocksDB-IO's / ours", f"≥ {RUN_A_FACTOR}×",
+                           [ratio(p99(o.get((w, d, ROCKSDB_IO)), "read"),
+                                  p99(o.get((w, d, RANGED)), "read")) for o in per_run],
+                           lambda m: m >= RUN_A_FACTOR))
+    out = []
+    for name, target, values, meets in judged:
+        known = [v for v in values if v is not None]
+        med = statistics.median(known) if known else None
+        verdict = "–" if med is None else ("met" if meets(med) else "**missed**")
+        out.append((name, target, values, med, verdict))
+    return out
+
+
+def render_repeats(named):
+    text, figures = medians(named)
+    judged = targets(named)
+    pcts = sorted({k[3:] for _, runs in named for k, _, _, _ in runs if k != "closed"})
+    lines = [f"Runs A-E at {'/'.join(pcts)}% of RocksDB's closed-loop rate for each workload, "
+             f"after Load A, the tree settled; the median of {len(named)} "
+             f"run{'s' if len(named) > 1 else ''}, spread in brackets "
+             "(Run E's read side is its scans; its write side, like Run D's, inserts):", "",
+             text, "",
+             "**The read targets** (each ratio inside one run, then the median over the runs):",
+             "", table(["figure", "target", "median (spread)", "verdict"],
+                       [[n, t, final_report.median_spread(v, 2)[0], verdict]
+                        for n, t, v, _, verdict in judged]), ""]
+    return lines, figures, judged
+
+
+def render_during(runs):
+    """Run A on the load's unpaid debt: one run, every system, the same two
+    read targets."""
+    o = open_loop(runs)
+    if {(w, d) for w, d, _ in o} - {("a", d) for _, d, _ in o} or len({d for _, d, _ in o}) > 1:
+        sys.exit("final_reads.py: the run during the load must be Run A, one distribution")
+    rows, figures = [], {}
+    for (w, d, s), f in sorted(o.items(), key=lambda kv: ORDER.index(kv[0][2])
+                               if kv[0][2] in ORDER else len(ORDER)):
+        rows.append([final_report.NAMES.get(s, s), fmt(int(f["offered_ops_per_s"])),
+                     fmt(int(f["achieved_ops_per_s"])), fmt(p99(f, "read"), 2),
+                     fmt(f["read"]["p99.9"] if f["read"] else None, 2), fmt(p99(f, "write"), 2),
+                     f"{fmt(f['stall_s'])} / {fmt(f['longest_stall_s'], 2)}"])
+        figures[s] = {"read_p99_ms": p99(f, "read"), "write_p99_ms": p99(f, "write"),
+                      "stall_s": f["stall_s"], "kept_up": kept_up(f)}
+    run_a = {s: f for (w, _, s), f in o.items() if w == "a"}
+    ours = p99(run_a.get(RANGED), "read")
+    vs_rocksdb = ratio(ours, p99(run_a.get(ROCKSDB), "read"))
+    vs_io = ratio(p99(run_a.get(ROCKSDB_IO), "read"), ours)
+    figures["targets"] = {"read_p99_x_rocksdb": vs_rocksdb, "rocksdb_io_over_ours": vs_io}
+    verdict = {True: "met", False: "**missed**", None: "–"}
+    lines = ["Run A while the load's compactions still run (one run; latency in ms; "
+             "the load did not settle, so every system starts on its debt):", "",
+             table(["system", "offered", "achieved", "read P99", "read P99.9", "write P99",
+                    "stall total / longest (s)"], rows), "",
+             table(["figure", "target", "value", "verdict"], [
+                 ["read P99 × RocksDB's", "≤ 1×", fmt(vs_rocksdb, 2),
+                  verdict[None if vs_rocksdb is None else vs_rocksdb <= 1]],
+                 ["read P99: RocksDB-IO's / ours", f"≥ {RUN_A_FACTOR}×", fmt(vs_io, 2),
+                  verdict[None if vs_io is None else vs_io >= RUN_A_FACTOR]]]), ""]
+    return lines, figures
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--markdown", action="append", default=[])
+    ap.add_argument("--json")
+    a = ap.parse_args(argv)
+    named, during = read_experiment(a.dir)
+    repeat_lines, repeat_figures, judged = render_repeats(named)
+    sections = {"final-reads": repeat_lines}
+    during_figures = None
+    if during:
+        sections["final-reads-during"], during_figures = render_during(during)
+    for lines in sections.values():
+        print("\n".join(lines))
+    for page in a.markdown:
+        with open(page) as f:
+            text = f.read()
+        present = [t for t in sections if f"<!-- {t}:begin -->" in text]
+        if not present:
+            sys.exit(f"final_reads.py: {page} has none of the sections "
+                     + ", ".join(f"<!-- {t}:begin -->" for t in sections))
+        for tag in present:
+            replace_section(page, tag, "\n".join(sections[tag]))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"runs": repeat_figures,
+                       "targets": [{"figure": n, "target": t,
+                                    "runs": [final_report.finite(x) for x in v],
+                                    "median": final_report.finite(m), "verdict": d}
+                                   for n, t, v, m, d in judged],
+                       "during": during_figures}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
