@@ -9,6 +9,7 @@ import copy
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -113,6 +114,20 @@ class FinalReportTest(unittest.TestCase):
         tail = next(j for j in judged if j[0] == "write P99 at 80%: RocksDB-IO's / ours")
         self.assertIsNone(tail[3][2])
         self.assertEqual(len([x for x in tail[3] if x is not None]), 2)
+
+    def test_client_demand_is_offered_rate_times_mean_service_over_threads(self):
+        """Little's law on the client threads, from the report's own fields:
+        in t1 RocksDB offered 104,382 ops/s, served a write in 20.7 µs on
+        average, on 4 threads: 0.54 of them busy."""
+        with open(os.path.join(self.exp, "t1", "load80-rocksdb.json")) as f:
+            rep = json.load(f)
+        want = rep["offered_ops_per_s"] * rep["service_us"]["all"]["mean"] / 1e6 / rep["threads"]
+        self.assertAlmostEqual(want, 0.54, places=2)
+        f = dict(self.named)["t1"][("load80", "rocksdb")]
+        self.assertAlmostEqual(f["client_demand"], want)
+        _, figures, _ = final_report.answer(self.named)
+        self.assertAlmostEqual(figures["rocksdb"]["client demand at 80%"], statistics.median(
+            r[("load80", "rocksdb")]["client_demand"] for n, r in self.named if n[0] == "t"))
 
     def test_curve_point_verdicts(self):
         def f(p99, p999, kept=True):

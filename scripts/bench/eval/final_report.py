@@ -173,6 +173,7 @@ def answer(named):
                                sum(kept_up(f) for f in load)),
             "write P99 at 80% (ms)": median_spread([f["p99_ms"] for f in load]),
             "write P99.9 at 80% (ms)": median_spread([f["p99_9_ms"] for f in load]),
+            "client demand at 80%": median_spread([f["client_demand"] for f in load], 2),
             "stall at 80%, total (s)": median_spread([f["stall_s"] for f in load]),
             "longest stall (s)": median_spread([f["longest_stall_s"] for f in load], 2),
             "I/O amp., closed, debt paid": median_spread(
@@ -188,7 +189,10 @@ def answer(named):
         rows.append([NAMES[s]] + [c[0] for c in cols.values()])
         figures[s] = {k: c[1] for k, c in cols.items()}
         header = ["system"] + list(cols)
-    lines = [table(header, rows), ""]
+    lines = [table(header, rows), "",
+             "Client demand: the offered rate × the mean time one write took to serve "
+             "÷ the client threads; at 1 they cannot keep up, near it a few slow "
+             "seconds queue for many.", ""]
     judged = ranged_targets.judge(at80, RANGED, 80, rate_floor=1.0)
     body = []
     for name, want, unit, values, median, verdict in judged:

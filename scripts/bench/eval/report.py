@@ -92,8 +92,17 @@ def store_figures(rep, csv_rows):
                        ("flush_bytes", "compaction_read_bytes", "compaction_write_bytes")) \
         if settle else 0
     cpu_us_per_op = regions[0]["cpu"]["cpu_us_per_op"]
+    service = (rep.get("service_us") or {}).get("all") or {}
 
     return {
+        # How busy the open loop's client threads must be to serve what is
+        # offered (Little's law): offered rate x mean time to serve one
+        # operation / threads. At 1 they cannot keep up even without a
+        # burst; near it a few slow seconds queue for many. Stores that
+        # slow their writes down (a compaction sharing the cores, a write
+        # group waiting on the WAL) raise it without ever stalling.
+        "client_demand": rep["offered_ops_per_s"] * service["mean"] / 1e6 / rep["threads"]
+        if service.get("mean") and rep.get("offered_ops_per_s") and rep.get("threads") else None,
         # The harness's own share (reports from 2026-11-23 on): how late
         # the generator handed requests over in this run, and a null-store
         # run at the same rate and threads if one was taken.
