@@ -12,6 +12,7 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PAGES = ["results.md",
          "results/final-1region-12M/README.md", "results/final-1region-12M/summary.json",
+         "results/final-4region-48M/README.md", "results/final-4region-48M/summary.json",
          "results/final-orders-1region-12M/README.md"]
 
 

@@ -31,7 +31,7 @@
 #            (the drain at rest on), three runs (r1..r3); then Run A on
 #            the load's unpaid debt (during/: the fill does not settle and
 #            Run A offers 80% of RocksDB's median Run A rate in r1..r3).
-#            Then report_runs.py on each.
+#            Then final_reads.py ROOT/reads (report_runs.py on one run).
 # Run 5 (settings/final-device-100m-4region-12M.env, ROOT/device):
 #   device   RocksDB-IO's and the ranged layout's searched rates under a
 #            100 MiB/s limiter (search/), then three runs at 80% of
@@ -168,6 +168,9 @@ PY
     python3 "$eval_dir/final_report.py" "$run1" --markdown "$run1/README.md" \
       --markdown "$docs/results.md" --figures "$res/figures/final-1region" \
       --json "$run1/summary.json" > /dev/null
+    run2=$res/final-4region-48M
+    python3 "$eval_dir/final_report.py" "$run2" --markdown "$run2/README.md" \
+      --json "$run2/summary.json" > /dev/null
     orders=$res/final-orders-1region-12M
     python3 "$eval_dir/report.py" "$orders/ordered" --markdown "$orders/README.md" \
       --section ordered > /dev/null
