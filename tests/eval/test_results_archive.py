@@ -100,6 +100,22 @@ class ResultsArchiveTest(unittest.TestCase):
             self.assertEqual(got, files)
             self.assertFalse(os.path.exists(os.path.join(d, "late.err")))
 
+    def test_repack_leaves_a_directory_without_an_archive_alone(self):
+        """repack rewrites archives; a directory that has none (the
+        figures, a page's own files) is not an experiment to pack, so
+        `repack docs/results/*/` must not sweep its files into one."""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "p99_vs_load.png"), "w") as f:
+                f.write("png")
+            with self.assertRaises(ValueError):
+                pack(d, repack=True)
+            self.assertEqual(sorted(os.listdir(d)), ["p99_vs_load.png"])
+            out = subprocess.run([sys.executable, os.path.join(EVAL, "results_archive.py"),
+                                  "repack", d], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("no raw.tar.xz", out.stdout)
+            self.assertEqual(sorted(os.listdir(d)), ["p99_vs_load.png"])
+
     def test_report_reads_a_committed_packed_experiment(self):
         # A run packed in its experiment's archive.
         out = os.path.join(ROOT, "docs", "results", "load-a-4region-48M", "base-198K")

@@ -12,7 +12,8 @@ and a directory of 20 runs would otherwise keep 40 files open.
 
   python3 results_archive.py pack DIR...   pack each experiment directory
   python3 results_archive.py repack DIR... rewrite each archive as pack
-                                           writes it now (same members)
+                                           writes it now (same members); a
+                                           DIR without one is left alone
   unpacked(DIR)                            (for the report scripts) DIR with
                                            its raw runs readable as files
 """
@@ -68,12 +69,17 @@ def pack(directory, repack=False):
     stay in the archive (a loose file of the same name replaces its packed
     copy), so a run added to a committed experiment joins it. With repack,
     the archive is rewritten even when nothing is loose (to apply this
-    file's compression to an archive packed before). Reproducible: members
+    file's compression to an archive packed before), and a directory
+    without one is refused (ValueError). Reproducible: members
     in a fixed order, zeroed owners and times."""
+    archive = os.path.join(directory, ARCHIVE)
+    if repack and not os.path.exists(archive):
+        # Not an experiment packed before (docs/results/figures, say):
+        # repacking must not sweep its files into a new archive.
+        raise ValueError(f"{directory}: no {ARCHIVE} to repack")
     names = _loose_files(directory)
     raw = [n for n in names if not n.endswith(".err")]
-    archive = os.path.join(directory, ARCHIVE)
-    if not raw and not (repack and os.path.exists(archive)):
+    if not raw and not repack:
         return 0
 
     def clean(info):
@@ -145,6 +151,9 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     for d in sys.argv[2:]:
         if sys.argv[1] == "repack":
+            if not os.path.exists(os.path.join(d, ARCHIVE)):
+                print(f"{d}: no {ARCHIVE}, left as it is")
+                continue
             print(f"{d}: repacked, {pack(d, repack=True)} loose files added")
         else:
             print(f"{d}: {pack(d)} files packed")
