@@ -20,7 +20,8 @@ RANGED, ROCKSDB, IO = "vlsm-ranged-rs32-io", "rocksdb", "rocksdb-io"
 def fig(read_p99, write_p99=None, achieved=800.0, offered=800.0, stall=0.0):
     side = lambda p: {"p50": 0.1, "p99": p, "p99.9": 2 * p, "max": 3 * p} if p else None
     return {"read": side(read_p99), "write": side(write_p99), "achieved_ops_per_s": achieved,
-            "offered_ops_per_s": offered, "stall_s": stall, "longest_stall_s": stall}
+            "offered_ops_per_s": offered, "stall_s": stall, "longest_stall_s": stall,
+            "client_demand": 0.5}
 
 
 def run(read_p99s, workload="a", closed=1000.0):
@@ -92,6 +93,20 @@ class FinalReadsTest(unittest.TestCase):
     def test_the_run_during_the_load_must_be_run_a(self):
         with self.assertRaises(SystemExit):
             final_reads.targets([], run({RANGED: 1.0, ROCKSDB: 1.0}, workload="c"))
+
+    def test_a_run_still_going_is_left_out(self):
+        """A run directory with only its fill so far (final_eval.sh reads is
+        still on it) is left out, not an error; with nothing else, there is
+        no run to report."""
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "r1"))
+            with open(os.path.join(d, "r1", "fill-rocksdb.json"), "w") as f:
+                f.write("{}")
+            with contextlib.redirect_stderr(io.StringIO()) as err, \
+                    self.assertRaises(SystemExit) as e:
+                final_reads.read_experiment(d)
+            self.assertIn("holds no open-loop report yet", err.getvalue())
+            self.assertIn("no r<N> runs", str(e.exception))
 
     def test_a_page_without_its_sections_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
