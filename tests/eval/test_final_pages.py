@@ -13,7 +13,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PAGES = ["results.md",
          "results/final-1region-12M/README.md", "results/final-1region-12M/summary.json",
          "results/final-4region-48M/README.md", "results/final-4region-48M/summary.json",
-         "results/final-orders-1region-12M/README.md"]
+         "results/final-orders-1region-12M/README.md",
+         "results/final-reads-1region-12M/README.md", "results/final-reads-1region-12M/summary.json"]
 
 
 class FinalPagesTest(unittest.TestCase):
@@ -30,7 +31,8 @@ class FinalPagesTest(unittest.TestCase):
                     continue
                 with open(path) as f:
                     text = f.read()
-                for tag in ("final-answer", "final-curve", "final-checks", "ordered", "zipfian"):
+                for tag in ("final-answer", "final-curve", "final-checks", "ordered", "zipfian",
+                            "final-reads", "final-reads-targets", "final-reads-during"):
                     begin, end = f"<!-- {tag}:begin -->", f"<!-- {tag}:end -->"
                     if begin in text:
                         text = text[:text.index(begin) + len(begin)] + "\n" + text[text.index(end):]

@@ -176,6 +176,9 @@ PY
       --section ordered > /dev/null
     python3 "$eval_dir/report_runs.py" "$orders/zipfian-run-a" --markdown "$orders/README.md" \
       --section zipfian > /dev/null
+    reads=$res/final-reads-1region-12M
+    python3 "$eval_dir/final_reads.py" "$reads" --markdown "$reads/README.md" \
+      --markdown "$docs/results.md" --json "$reads/summary.json" > /dev/null
     echo "== pages written from the committed runs under $res" ;;
   *) usage ;;
 esac
