@@ -105,7 +105,7 @@ class FinalReadsTest(unittest.TestCase):
             with contextlib.redirect_stderr(io.StringIO()) as err, \
                     self.assertRaises(SystemExit) as e:
                 final_reads.read_experiment(d)
-            self.assertIn("holds no open-loop report yet", err.getvalue())
+            self.assertIn("holds no report yet", err.getvalue())
             self.assertIn("no r<N> runs", str(e.exception))
 
     def test_a_page_without_its_sections_is_refused(self):

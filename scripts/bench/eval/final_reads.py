@@ -36,13 +36,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (run_names, median_spread, NAMES)
 import report_runs  # noqa: E402  (one run_abcd.sh directory's figures)
-from report import fmt, kept_up, read_out_dir, replace_section, table  # noqa: E402
-from results_archive import ARCHIVE  # noqa: E402
+from report import fmt, kept_up, read_out_dir, table, write_sections  # noqa: E402
 
 ROCKSDB, ROCKSDB_IO, RANGED = final_report.ROCKSDB, final_report.ROCKSDB_IO, final_report.RANGED
 ORDER = [RANGED, ROCKSDB, ROCKSDB_IO]
 REPEAT = re.compile(r"r(\d+)")
 DURING = "during"
+OPEN_LOOP_REPORT = re.compile(r"run\d+-[a-f]-\w+-[\w-]+\.json")
 RUN_A_FACTOR = 5  # Run A read P99: RocksDB-IO's at least this many times ours
 
 
@@ -51,14 +51,10 @@ def read_experiment(exp):
     the "during" run's or None)."""
     named, during = [], None
     for n in final_report.run_names(exp, REPEAT):
-        path = os.path.join(exp, n)
-        if (os.path.isdir(path) and not os.path.exists(os.path.join(exp, ARCHIVE))
-                and not any(f.startswith("run") and f.endswith(".json") for f in os.listdir(path))):
-            # A run still going (final_eval.sh reads resumes it whole).
-            print(f"final_reads.py: {path} holds no open-loop report yet: left out",
-                  file=sys.stderr)
+        if final_report.still_going(exp, n, OPEN_LOOP_REPORT.fullmatch):
             continue
-        named.append((n, read_out_dir(path, report_runs.load_dir, "run_abcd.sh")[0]))
+        named.append((n, read_out_dir(os.path.join(exp, n), report_runs.load_dir,
+                                      "run_abcd.sh")[0]))
     if DURING in final_report.run_names(exp, re.compile(DURING)):
         during = read_out_dir(os.path.join(exp, DURING), report_runs.load_dir, "run_abcd.sh")[0]
     if not named:
@@ -216,15 +212,7 @@ def main(argv):
         sections["final-reads-during"], during_figures = render_during(during)
     for lines in sections.values():
         print("\n".join(lines))
-    for page in a.markdown:
-        with open(page) as f:
-            text = f.read()
-        present = [t for t in sections if f"<!-- {t}:begin -->" in text]
-        if not present:
-            sys.exit(f"final_reads.py: {page} has none of the sections "
-                     + ", ".join(f"<!-- {t}:begin -->" for t in sections))
-        for tag in present:
-            replace_section(page, tag, "\n".join(sections[tag]))
+    write_sections(a.markdown, sections)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"runs": repeat_figures,

@@ -41,7 +41,7 @@ import ranged_targets  # noqa: E402
 import run_status  # noqa: E402
 import systems as system_defs  # noqa: E402
 import report  # noqa: E402
-from report import fmt, kept_up, read_out_dir, read_run, replace_section, table  # noqa: E402
+from report import fmt, kept_up, read_out_dir, read_run, table, write_sections  # noqa: E402
 from results_archive import ARCHIVE  # noqa: E402
 
 ROCKSDB, ROCKSDB_IO, RANGED, PAPER = "rocksdb", "rocksdb-io", "vlsm-ranged-rs32-io", "vlsm"
@@ -124,15 +124,25 @@ def load_with_pairs(out):
     return runs
 
 
+def still_going(exp, name, is_report):
+    """True, and says so, for a run of EXP that is open (not packed) and has
+    no report IS_REPORT accepts yet: its part is still running (final_eval.sh
+    resumes it whole), so the pages leave it out rather than fail."""
+    path = os.path.join(exp, name)
+    if (os.path.isdir(path) and not os.path.exists(os.path.join(exp, ARCHIVE))
+            and not any(is_report(f) for f in os.listdir(path))):
+        print(f"{os.path.basename(sys.argv[0])}: {path} holds no report yet: left out",
+              file=sys.stderr)
+        return True
+    return False
+
+
 def read_experiment(exp):
     """([(run name, runs)], the base rate every load was a share of:
     load_a.sh's "base_rate=" in the runs' config.txt, 0 if none)."""
     named, bases = [], set()
     for n in run_names(exp):
-        path = os.path.join(exp, n)
-        if (os.path.isdir(path) and not os.path.exists(os.path.join(exp, ARCHIVE))
-                and not any(REPORT.fullmatch(f) for f in os.listdir(path))):
-            print(f"final_report.py: {path} holds no report yet: left out", file=sys.stderr)
+        if still_going(exp, n, REPORT.fullmatch):
             continue
         runs, config, _ = read_out_dir(os.path.join(exp, n), load_with_pairs, "load_a.sh")
         named.append((n, runs))
@@ -383,15 +393,7 @@ def main(argv):
                 "final-checks": check_lines}
     for lines in sections.values():
         print("\n".join(lines))
-    for page in a.markdown:
-        with open(page) as f:
-            text = f.read()
-        present = [t for t in sections if f"<!-- {t}:begin -->" in text]
-        if not present:
-            sys.exit(f"final_report.py: {page} has none of the sections "
-                     + ", ".join(f"<!-- {t}:begin -->" for t in sections))
-        for tag in present:
-            replace_section(page, tag, "\n".join(sections[tag]))
+    write_sections(a.markdown, sections)
     if a.figures:
         write_figure(points, systems, a.figures)
     if a.json:

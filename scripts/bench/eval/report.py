@@ -596,6 +596,21 @@ def figures(runs, out, fig_dir):
         subprocess.run([plot, *c], check=True)
 
 
+def write_sections(pages, sections):
+    """Writes SECTIONS ({tag: lines}) into every page of PAGES that has
+    them: a page may hold any of the tags (an experiment's own page all,
+    the results page some), but one with none of them is a mistake."""
+    for page in pages:
+        with open(page) as f:
+            text = f.read()
+        present = [t for t in sections if f"<!-- {t}:begin -->" in text]
+        if not present:
+            sys.exit(f"{os.path.basename(sys.argv[0])}: {page} has none of the sections "
+                     + ", ".join(f"<!-- {t}:begin -->" for t in sections))
+        for tag in present:
+            replace_section(page, tag, "\n".join(sections[tag]))
+
+
 def replace_section(path, tag, text):
     """Puts TEXT between "<!-- TAG:begin -->" and "<!-- TAG:end -->" in the
     file at PATH, leaving the prose around them alone."""
