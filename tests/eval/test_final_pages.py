@@ -14,7 +14,10 @@ PAGES = ["results.md",
          "results/final-1region-12M/README.md", "results/final-1region-12M/summary.json",
          "results/final-4region-48M/README.md", "results/final-4region-48M/summary.json",
          "results/final-orders-1region-12M/README.md",
-         "results/final-reads-1region-12M/README.md", "results/final-reads-1region-12M/summary.json"]
+         "results/final-reads-1region-12M/README.md", "results/final-reads-1region-12M/summary.json",
+         "results/final-device-100m-4region-12M/README.md",
+         "results/final-device-100m-4region-12M/summary.json",
+         "results/final-device-100m-4region-12M/searched.json"]
 
 
 class FinalPagesTest(unittest.TestCase):
@@ -32,7 +35,8 @@ class FinalPagesTest(unittest.TestCase):
                 with open(path) as f:
                     text = f.read()
                 for tag in ("final-answer", "final-curve", "final-checks", "ordered", "zipfian",
-                            "final-reads", "final-reads-targets", "final-reads-during"):
+                            "final-reads", "final-reads-targets", "final-reads-during",
+                            "final-searched"):
                     begin, end = f"<!-- {tag}:begin -->", f"<!-- {tag}:end -->"
                     if begin in text:
                         text = text[:text.index(begin) + len(begin)] + "\n" + text[text.index(end):]

@@ -7,7 +7,9 @@ usage: final_report.py DIR [--markdown FILE]... [--figures DIR] [--json FILE]
 
 DIR holds load_a.sh output directories, open or packed in DIR/raw.tar.xz:
   t1..tN      a closed-loop sample of every system (sustainable-<system>)
-              and an open-loop run at 80% (load80-<system>);
+              and an open-loop run at 80% (load80-<system>); run 5's have
+              no sample (its rates are searched: searched_rates.py), so
+              its closed-loop figures show as not measured;
   curveN      open-loop runs at other loads (load<pct>-<system>).
 --markdown FILE replaces the sections FILE has of three: "final-answer"
 (the first table and the targets), "final-curve" (the load curve) and

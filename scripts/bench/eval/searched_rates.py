@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The evaluation on the final library (issue 41), run 5: the rates
+find-sustainable settled on in the device-bound regime, every step it
+tried, and the ranged layout's rate against RocksDB-IO's.
+
+usage: searched_rates.py DIR [--markdown FILE]... [--json FILE]
+
+DIR/search (open, or packed in DIR/raw.tar.xz) holds load_a.sh's
+sustainable-<system>.json reports made with SEARCH=find-sustainable
+(final_eval.sh device). --markdown FILE replaces FILE's "final-searched"
+section (between "<!-- final-searched:begin -->" and its end); --json FILE
+writes every figure shown.
+
+Why a search and not a closed loop here: under a 100 MiB/s limiter a
+closed loop fills the memtables far faster than the "device" empties
+them, so its rate is the stall's, not the store's. find-sustainable offers
+a rate for a step (at least two debt cycles long, so a step sees whole
+flush-and-compact cycles), keeps it if the store kept up and its
+compaction debt stopped growing, and bisects between the last rate kept
+and the first refused (ycsb/sustainable_rate_search.cc).
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import final_report  # noqa: E402  (NAMES, ORDER, run_names, still_going)
+import run_status  # noqa: E402
+from report import fmt, read_out_dir, table, write_sections  # noqa: E402
+
+SEARCH = "search"
+REPORT = re.compile(r"sustainable-([\w-]+)\.json")
+RANGED, ROCKSDB_IO = final_report.RANGED, final_report.ROCKSDB_IO
+
+
+def load_searches(out):
+    """{system: its report's "sustainable" object} of one search directory;
+    exits on a search that was stopped or counted errors."""
+    found = {}
+    for name in sorted(os.listdir(out)):
+        m = REPORT.fullmatch(name)
+        if not m:
+            continue
+        with open(os.path.join(out, name)) as f:
+            rep = json.load(f)
+        why = run_status.problem(rep)
+        if why:
+            sys.exit(f"searched_rates.py: {name} {why}: run its part again (the runs resume)")
+        found[m[1]] = rep["sustainable"]
+    return found
+
+
+def section(search_dir):
+    """(the page's lines, the figures) of the searches in SEARCH_DIR."""
+    found, config, _ = read_out_dir(search_dir, load_searches, "load_a.sh find-sustainable")
+    cycle = re.findall(r"^search_cycle_bytes=(\d+)", config, re.M)
+    systems = [s for s in final_report.ORDER if s in found] + sorted(
+        s for s in found if s not in final_report.ORDER)
+    rows, figures = [], {}
+    for s in systems:
+        steps = found[s]["steps"]
+        for i, st in enumerate(steps, 1):
+            rows.append([final_report.NAMES.get(s, s), str(i), fmt(int(st["target_ops_per_s"])),
+                         fmt(round(st["achieved_ops_per_s"])), fmt(round(st["step_s"])),
+                         fmt(st["p99_us"] / 1e3, 2),
+                         fmt(st["compaction_debt_rise_bytes_per_s"] / 1e6, 2),
+                         "yes" if st["sustained"] else f"no: {st['why_not']}"])
+        figures[s] = {"sustainable_ops_per_s": found[s]["sustainable_ops_per_s"],
+                      "steps": steps}
+    ours, io = figures.get(RANGED), figures.get(ROCKSDB_IO)
+    ratio = (ours["sustainable_ops_per_s"] / io["sustainable_ops_per_s"]
+             if ours and io and io["sustainable_ops_per_s"] else None)
+    figures["ranged_over_rocksdb_io"] = ratio
+    step = (f"each step at least two {int(cycle[-1]) >> 20:,} MiB debt cycles long"
+            if cycle else "each step as long as its report says")
+    rates = "; ".join(f"{final_report.NAMES.get(s, s)} {fmt(int(figures[s]['sustainable_ops_per_s']))} "
+                      "ops/s" for s in systems)
+    if ratio is not None:
+        rates += f": the ranged layout's is {ratio:.2f}× RocksDB-IO's"
+    lines = [f"**The searched rates** (find-sustainable on a growing tree, {step}; "
+             "a step is kept if the store completed what was offered, its backlog did "
+             "not grow and its compaction debt stopped rising): " + rates + ".", "",
+             table(["system", "step", "offered (ops/s)", "achieved", "seconds", "P99 (ms)",
+                    "debt rise (MB/s)", "kept"], rows), ""]
+    return lines, figures
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--markdown", action="append", default=[])
+    ap.add_argument("--json")
+    a = ap.parse_args(argv)
+    if SEARCH not in final_report.run_names(a.dir, re.compile(SEARCH)):
+        sys.exit(f"searched_rates.py: no {SEARCH} run in {a.dir}")
+    if final_report.still_going(a.dir, SEARCH, REPORT.fullmatch):
+        return 0
+    lines, figures = section(os.path.join(a.dir, SEARCH))
+    print("\n".join(lines))
+    write_sections(a.markdown, {"final-searched": lines})
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(figures, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

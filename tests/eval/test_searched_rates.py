@@ -1,0 +1,80 @@
+"""searched_rates.py on real find-sustainable reports: the two searches of
+the earlier device-bound experiment (docs/results/load-a-4region-12M-
+device-100m: RocksDB-IO's, and the paper's layout's, here filed under the
+ranged layout's name, as the section only reads what a report holds). What
+it must get right: every step shown with why it failed, the rate each
+search settled on, the ratio of the two, and a stopped search refused."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench", "eval"))
+import searched_rates  # noqa: E402
+
+SOURCE = os.path.join(ROOT, "docs", "results", "load-a-4region-12M-device-100m", "raw.tar.xz")
+AS = {"search-rocksdb-io.json": "sustainable-rocksdb-io.json",
+      "search-vlsm.json": "sustainable-vlsm-ranged-rs32-io.json"}
+
+
+class SearchedRatesTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="searched-rates-")
+        self.search = os.path.join(self.tmp, "exp", "search")
+        os.makedirs(self.search)
+        with tarfile.open(SOURCE, "r:xz") as tar:
+            for member, name in AS.items():
+                with tar.extractfile(member) as src, \
+                        open(os.path.join(self.search, name), "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+        with open(os.path.join(self.search, "config.txt"), "w") as f:
+            f.write(f"search_cycle_bytes={1 << 30}\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, True)
+
+    def test_rates_steps_and_their_ratio(self):
+        lines, figures = searched_rates.section(self.search)
+        self.assertEqual(figures["rocksdb-io"]["sustainable_ops_per_s"], 30937.5)
+        self.assertEqual(figures["vlsm-ranged-rs32-io"]["sustainable_ops_per_s"], 22500)
+        self.assertAlmostEqual(figures["ranged_over_rocksdb_io"], 22500 / 30937.5)
+        self.assertEqual(len(figures["rocksdb-io"]["steps"]), 6)
+        text = "\n".join(lines)
+        # One row per step (6 + 6), each failed one with its reason.
+        self.assertEqual(text.count("\n| RocksDB-IO |")
+                         + text.count("\n| vLSM ranged (the product) |"), 12)
+        self.assertIn("| 4 | 33,750 | 33,750 | 60 | 2.88 | 16.17 | no: compaction debt rose "
+                      "16.17 MB/s above its first-half peak (limit 2.24 MB/s) |", text)
+        self.assertIn("0.73× RocksDB-IO's", text)
+        self.assertIn("1,024 MiB", text)
+
+    def test_one_search_has_no_ratio(self):
+        os.remove(os.path.join(self.search, "sustainable-vlsm-ranged-rs32-io.json"))
+        lines, figures = searched_rates.section(self.search)
+        self.assertNotIn("vlsm-ranged-rs32-io", figures)
+        self.assertIsNone(figures["ranged_over_rocksdb_io"])
+        self.assertNotIn("× RocksDB-IO's", "\n".join(lines))
+
+    def test_a_stopped_search_is_refused(self):
+        path = os.path.join(self.search, "sustainable-rocksdb-io.json")
+        with open(path) as f:
+            rep = json.load(f)
+        rep["interrupted"] = True
+        with open(path, "w") as f:
+            json.dump(rep, f)
+        r = subprocess.run([sys.executable, "-c",
+                            "import sys; sys.path.insert(0, sys.argv[1]); import searched_rates; "
+                            "searched_rates.section(sys.argv[2])",
+                            os.path.join(ROOT, "scripts", "bench", "eval"), self.search],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("sustainable-rocksdb-io.json was stopped before it was done", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
