@@ -32,8 +32,16 @@ class SearchedRatesTest(unittest.TestCase):
                 with tar.extractfile(member) as src, \
                         open(os.path.join(self.search, name), "wb") as dst:
                     shutil.copyfileobj(src, dst)
-        with open(os.path.join(self.search, "config.txt"), "w") as f:
-            f.write(f"search_cycle_bytes={1 << 30}\n")
+
+    def with_cycles(self, system, cycles, cycle_bytes):
+        """The reports predate the debt-cycle steps: give SYSTEM's search
+        the fields a newer report carries."""
+        path = os.path.join(self.search, f"sustainable-{system}.json")
+        with open(path) as f:
+            rep = json.load(f)
+        rep["sustainable"].update(cycles_per_step=cycles, cycle_bytes=cycle_bytes)
+        with open(path, "w") as f:
+            json.dump(rep, f)
 
     def tearDown(self):
         shutil.rmtree(self.tmp, True)
@@ -51,7 +59,16 @@ class SearchedRatesTest(unittest.TestCase):
         self.assertIn("| 4 | 33,750 | 33,750 | 60 | 2.88 | 16.17 | no: compaction debt rose "
                       "16.17 MB/s above its first-half peak (limit 2.24 MB/s) |", text)
         self.assertIn("0.73× RocksDB-IO's", text)
-        self.assertIn("1,024 MiB", text)
+        self.assertIn("steps of 60 s", text)
+
+    def test_step_length_in_debt_cycles(self):
+        for system in ("rocksdb-io", "vlsm-ranged-rs32-io"):
+            self.with_cycles(system, 2, float(1 << 30))
+        self.assertIn("each step at least 2 debt cycles of 1,024 MiB long",
+                      "\n".join(searched_rates.section(self.search)[0]))
+        self.with_cycles("rocksdb-io", 2, float(1 << 29))  # searches that differ say so
+        self.assertIn("each system's steps as long as its report says",
+                      "\n".join(searched_rates.section(self.search)[0]))
 
     def test_one_search_has_no_ratio(self):
         os.remove(os.path.join(self.search, "sustainable-vlsm-ranged-rs32-io.json"))

@@ -186,11 +186,11 @@ PY
     reads=$res/final-reads-1region-12M
     python3 "$eval_dir/final_reads.py" "$reads" --markdown "$reads/README.md" \
       --markdown "$docs/results.md" --json "$reads/summary.json" > /dev/null
-    device=$res/final-device-100m-4region-12M
-    python3 "$eval_dir/final_report.py" "$device" --markdown "$device/README.md" \
-      --json "$device/summary.json" > /dev/null
-    python3 "$eval_dir/searched_rates.py" "$device" --markdown "$device/README.md" \
-      --json "$device/searched.json" > /dev/null
+    run5=$res/final-device-100m-4region-12M
+    python3 "$eval_dir/final_report.py" "$run5" --markdown "$run5/README.md" \
+      --json "$run5/summary.json" > /dev/null
+    python3 "$eval_dir/searched_rates.py" "$run5" --markdown "$run5/README.md" \
+      --json "$run5/searched.json" > /dev/null
     echo "== pages written from the committed runs under $res" ;;
   *) usage ;;
 esac

@@ -55,8 +55,7 @@ def load_searches(out):
 
 def section(search_dir):
     """(the page's lines, the figures) of the searches in SEARCH_DIR."""
-    found, config, _ = read_out_dir(search_dir, load_searches, "load_a.sh find-sustainable")
-    cycle = re.findall(r"^search_cycle_bytes=(\d+)", config, re.M)
+    found, _, _ = read_out_dir(search_dir, load_searches, "load_a.sh find-sustainable")
     systems = [s for s in final_report.ORDER if s in found] + sorted(
         s for s in found if s not in final_report.ORDER)
     rows, figures = [], {}
@@ -74,8 +73,17 @@ def section(search_dir):
     ratio = (ours["sustainable_ops_per_s"] / io["sustainable_ops_per_s"]
              if ours and io and io["sustainable_ops_per_s"] else None)
     figures["ranged_over_rocksdb_io"] = ratio
-    step = (f"each step at least two {int(cycle[-1]) >> 20:,} MiB debt cycles long"
-            if cycle else "each step as long as its report says")
+    # How long a step lasts, as the reports give it: a number of debt
+    # cycles (the step then lasts as long as writing them takes), or a
+    # fixed length from a report older than the cycles.
+    lengths = {(f.get("cycles_per_step"), round(f.get("cycle_bytes", 0)) >> 20, f["step_s"])
+               for f in found.values()}
+    if len(lengths) > 1:
+        step = "each system's steps as long as its report says"
+    else:
+        cycles, mib, seconds = lengths.pop()
+        step = (f"each step at least {cycles} debt cycles of {mib:,} MiB long" if mib
+                else f"steps of {seconds:g} s")
     rates = "; ".join(f"{final_report.NAMES.get(s, s)} {fmt(int(figures[s]['sustainable_ops_per_s']))} "
                       "ops/s" for s in systems)
     if ratio is not None:
