@@ -76,7 +76,7 @@ def section(search_dir):
     # How long a step lasts, as the reports give it: a number of debt
     # cycles (the step then lasts as long as writing them takes), or a
     # fixed length from a report older than the cycles.
-    lengths = {(f.get("cycles_per_step"), round(f.get("cycle_bytes", 0)) >> 20, f["step_s"])
+    lengths = {(f.get("cycles_per_step"), round(f.get("cycle_bytes", 0) / (1 << 20)), f["step_s"])
                for f in found.values()}
     if len(lengths) > 1:
         step = "each system's steps as long as its report says"
