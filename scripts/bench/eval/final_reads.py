@@ -25,8 +25,6 @@ least 5x below RocksDB-IO's, where reads wait behind its write stalls.
 Each ratio is taken inside one run, between systems that ran side by
 side, then the median over the runs, as final_report.py takes them.
 """
-import argparse
-import json
 import os
 import re
 import statistics
@@ -36,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (run_names, median_spread, NAMES)
 import report_runs  # noqa: E402  (one run_abcd.sh directory's figures)
-from report import fmt, kept_up, read_out_dir, table, write_sections  # noqa: E402
+from report import fmt, kept_up, page_arguments, publish_sections, read_out_dir, table  # noqa: E402
 
 ROCKSDB, ROCKSDB_IO, RANGED = final_report.ROCKSDB, final_report.ROCKSDB_IO, final_report.RANGED
 ORDER = [RANGED, ROCKSDB, ROCKSDB_IO]
@@ -197,11 +195,7 @@ def render_during(runs):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("dir")
-    ap.add_argument("--markdown", action="append", default=[])
-    ap.add_argument("--json")
-    a = ap.parse_args(argv)
+    a = page_arguments(__doc__).parse_args(argv)
     named, during = read_experiment(a.dir)
     repeat_lines, repeat_figures = render_repeats(named)
     judged = targets(named, during)
@@ -210,17 +204,12 @@ def main(argv):
     during_figures = None
     if during:
         sections["final-reads-during"], during_figures = render_during(during)
-    for lines in sections.values():
-        print("\n".join(lines))
-    write_sections(a.markdown, sections)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"runs": repeat_figures,
-                       "targets": [{"figure": n, "target": t,
-                                    "runs": [final_report.finite(x) for x in v],
-                                    "median": final_report.finite(m), "verdict": d}
-                                   for n, t, v, m, d in judged],
-                       "during": during_figures}, f, indent=1)
+    publish_sections(sections, a, {
+        "runs": repeat_figures,
+        "targets": [{"figure": n, "target": t, "runs": [final_report.finite(x) for x in v],
+                     "median": final_report.finite(m), "verdict": d}
+                    for n, t, v, m, d in judged],
+        "during": during_figures})
     return 0
 
 

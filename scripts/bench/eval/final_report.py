@@ -24,9 +24,7 @@ Every ratio is taken inside one run, between systems that ran side by side,
 then the median over runs (ranged_targets.py). A load point of the curve
 is the median over the runs that have it (80% from t1..tN).
 """
-import argparse
 import csv
-import json
 import math
 import os
 import re
@@ -43,7 +41,7 @@ import ranged_targets  # noqa: E402
 import run_status  # noqa: E402
 import systems as system_defs  # noqa: E402
 import report  # noqa: E402
-from report import fmt, kept_up, read_out_dir, read_run, table, write_sections  # noqa: E402
+from report import fmt, kept_up, read_out_dir, read_run, table  # noqa: E402
 from results_archive import ARCHIVE  # noqa: E402
 
 ROCKSDB, ROCKSDB_IO, RANGED, PAPER = "rocksdb", "rocksdb-io", "vlsm-ranged-rs32-io", "vlsm"
@@ -381,11 +379,8 @@ def finite(x):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("dir")
-    ap.add_argument("--markdown", action="append", default=[])
+    ap = report.page_arguments(__doc__)
     ap.add_argument("--figures")
-    ap.add_argument("--json")
     a = ap.parse_args(argv)
     named, base_rate = read_experiment(a.dir)
     answer_lines, answer_figures, judged = answer(named)
@@ -393,19 +388,14 @@ def main(argv):
     check_lines, verdicts = checks(named)
     sections = {"final-answer": answer_lines, "final-curve": curve_lines,
                 "final-checks": check_lines}
-    for lines in sections.values():
-        print("\n".join(lines))
-    write_sections(a.markdown, sections)
+    report.publish_sections(sections, a, {
+        "base_rate": base_rate, "answer": answer_figures,
+        "targets": [{"figure": n, "target": w, "runs": [finite(x) for x in v],
+                     "median": finite(m), "verdict": d} for n, w, _, v, m, d in judged],
+        "curve": {str(p): v for p, v in points.items()},
+        "checks": verdicts})
     if a.figures:
         write_figure(points, systems, a.figures)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"base_rate": base_rate, "answer": answer_figures,
-                       "targets": [{"figure": n, "target": w, "runs": [finite(x) for x in v],
-                                    "median": finite(m), "verdict": d}
-                                   for n, w, _, v, m, d in judged],
-                       "curve": {str(p): v for p, v in points.items()},
-                       "checks": verdicts}, f, indent=1)
     return 0
 
 

@@ -611,6 +611,28 @@ def write_sections(pages, sections):
             replace_section(page, tag, "\n".join(sections[tag]))
 
 
+def page_arguments(doc):
+    """The command line every page writer of the evaluation shares: DIR,
+    --markdown FILE (once per page) and --json FILE; a writer adds its own."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--markdown", action="append", default=[])
+    ap.add_argument("--json")
+    return ap
+
+
+def publish_sections(sections, args, figures_json):
+    """Prints SECTIONS ({tag: lines}), writes them into every page of
+    args.markdown (write_sections) and FIGURES_JSON into args.json when
+    asked: the end of every page writer made with page_arguments."""
+    for lines in sections.values():
+        print("\n".join(lines))
+    write_sections(args.markdown, sections)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(figures_json, f, indent=1)
+
+
 def replace_section(path, tag, text):
     """Puts TEXT between "<!-- TAG:begin -->" and "<!-- TAG:end -->" in the
     file at PATH, leaving the prose around them alone."""

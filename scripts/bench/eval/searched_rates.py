@@ -19,7 +19,6 @@ flush-and-compact cycles), keeps it if the store kept up and its
 compaction debt stopped growing, and bisects between the last rate kept
 and the first refused (ycsb/sustainable_rate_search.cc).
 """
-import argparse
 import json
 import os
 import re
@@ -29,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (NAMES, ORDER, run_names, still_going)
 import run_status  # noqa: E402
-from report import fmt, read_out_dir, table, write_sections  # noqa: E402
+from report import fmt, page_arguments, publish_sections, read_out_dir, table  # noqa: E402
 
 SEARCH = "search"
 REPORT = re.compile(r"sustainable-([\w-]+)\.json")
@@ -97,21 +96,13 @@ def section(search_dir):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("dir")
-    ap.add_argument("--markdown", action="append", default=[])
-    ap.add_argument("--json")
-    a = ap.parse_args(argv)
+    a = page_arguments(__doc__).parse_args(argv)
     if SEARCH not in final_report.run_names(a.dir, re.compile(SEARCH)):
         sys.exit(f"searched_rates.py: no {SEARCH} run in {a.dir}")
     if final_report.still_going(a.dir, SEARCH, REPORT.fullmatch):
         return 0
     lines, figures = section(os.path.join(a.dir, SEARCH))
-    print("\n".join(lines))
-    write_sections(a.markdown, {"final-searched": lines})
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(figures, f, indent=1)
+    publish_sections({"final-searched": lines}, a, figures)
     return 0
 
 
