@@ -61,6 +61,26 @@ class SearchedRatesTest(unittest.TestCase):
         self.assertIn("0.73× RocksDB-IO's", text)
         self.assertIn("steps of 60 s", text)
 
+    def test_steps_on_the_same_tree(self):
+        # Both searches offered 10,000, 15,000, 22,500 and 33,750 ops/s in
+        # that order, keeping the first three: steps 1-4 met the same tree
+        # with an empty queue. Both then offered 28,125 after failing 33,750:
+        # each began with its own backlog, so step 5 is not compared.
+        lines, figures = searched_rates.section(self.search)
+        same = figures["same_tree_steps"]
+        self.assertEqual([s["target_ops_per_s"] for s in same], [10000, 15000, 22500, 33750])
+        # Records written before each step, per region (4): the kept
+        # steps' 60 s at their rates.
+        for got, want in zip([s["records_before_per_region"] for s in same],
+                             [0, 150000, 375000, 712500]):
+            self.assertAlmostEqual(got, want, delta=20)
+        self.assertAlmostEqual(same[1]["rocksdb_io_p99_over_ours"], 521.215 / 1560.575, places=3)
+        text = "\n".join(lines)
+        self.assertIn("| 2 | 15,000 | 0.15 | 1.56 | 0.52 | 0.33 | yes / yes |", text)
+        self.assertIn("| 4 | 33,750 | 0.71 | 3.25 | 2.88 | 0.88 | no / no |", text)
+        self.assertNotIn("\n| 5 |", text.split("At the same rate on the same tree")[1])
+        self.assertIn("RocksDB-IO's P99 is 0.33–0.99× the ranged layout's", text)
+
     def test_step_length_in_debt_cycles(self):
         for system in ("rocksdb-io", "vlsm-ranged-rs32-io"):
             # As ycsb writes it: a float a few bytes short of 1 GiB.
@@ -76,6 +96,7 @@ class SearchedRatesTest(unittest.TestCase):
         lines, figures = searched_rates.section(self.search)
         self.assertNotIn("vlsm-ranged-rs32-io", figures)
         self.assertIsNone(figures["ranged_over_rocksdb_io"])
+        self.assertEqual(figures["same_tree_steps"], [])
         self.assertNotIn("× RocksDB-IO's", "\n".join(lines))
 
     def test_a_stopped_search_is_refused(self):

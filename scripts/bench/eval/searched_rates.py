@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The evaluation on the final library (issue 41), run 5: the rates
 find-sustainable settled on in the device-bound regime, every step it
-tried, and the ranged layout's rate against RocksDB-IO's.
+tried, the ranged layout's rate against RocksDB-IO's, and the P99s of the
+steps both searches made at the same rate on the same tree.
 
 usage: searched_rates.py DIR [--markdown FILE]... [--json FILE]
 
@@ -36,8 +37,9 @@ RANGED, ROCKSDB_IO = final_report.RANGED, final_report.ROCKSDB_IO
 
 
 def load_searches(out):
-    """{system: its report's "sustainable" object} of one search directory;
-    exits on a search that was stopped or counted errors."""
+    """{system: its report's "sustainable" object, with "regions" added}
+    of one search directory; exits on a search that was stopped or
+    counted errors."""
     found = {}
     for name in sorted(os.listdir(out)):
         m = REPORT.fullmatch(name)
@@ -48,8 +50,35 @@ def load_searches(out):
         why = run_status.problem(rep)
         if why:
             sys.exit(f"searched_rates.py: {name} {why}: run its part again (the runs resume)")
-        found[m[1]] = rep["sustainable"]
+        found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]))
     return found
+
+
+def same_tree_steps(ours, io, regions):
+    """The steps both searches made at the same rate on the same tree.
+
+    Both searches start from an empty DB and multiply the rate by the same
+    factor until a step fails, so their first steps offer the same rates
+    in the same order and write the same records: the same tree, each
+    step a side-by-side run at that rate. A step counts while every
+    earlier step offered the same rate to both and both kept it (a failed
+    step leaves each store its own backlog and its own tree). Worked
+    example: both offer 16, 20, 25, 31 K ops/s and keep them; at 39 K
+    RocksDB-IO keeps and we fail, so step 5 is compared and the
+    bisection steps after it (each its own rates) are not."""
+    rows, written = [], 0.0
+    for i, (a, b) in enumerate(zip(ours, io), 1):
+        if a["target_ops_per_s"] != b["target_ops_per_s"]:
+            break
+        rows.append({"step": i, "target_ops_per_s": b["target_ops_per_s"],
+                     "records_before_per_region": written / regions,
+                     "ours_p99_us": a["p99_us"], "rocksdb_io_p99_us": b["p99_us"],
+                     "rocksdb_io_p99_over_ours": b["p99_us"] / a["p99_us"],
+                     "kept": [a["sustained"], b["sustained"]]})
+        if not (a["sustained"] and b["sustained"]):
+            break
+        written += b["achieved_ops_per_s"] * b["step_s"]
+    return rows
 
 
 def section(search_dir):
@@ -72,6 +101,9 @@ def section(search_dir):
     ratio = (ours["sustainable_ops_per_s"] / io["sustainable_ops_per_s"]
              if ours and io and io["sustainable_ops_per_s"] else None)
     figures["ranged_over_rocksdb_io"] = ratio
+    same = (same_tree_steps(ours["steps"], io["steps"], found[ROCKSDB_IO]["regions"])
+            if ours and io else [])
+    figures["same_tree_steps"] = same
     # How long a step lasts, as the reports give it: a number of debt
     # cycles (the step then lasts as long as writing them takes), or a
     # fixed length from a report older than the cycles.
@@ -92,6 +124,21 @@ def section(search_dir):
              "not grow and its compaction debt stopped rising): " + rates + ".", "",
              table(["system", "step", "offered (ops/s)", "achieved", "seconds", "P99 (ms)",
                     "debt rise (MB/s)", "kept"], rows), ""]
+    if same:
+        yes = {True: "yes", False: "no"}
+        ratios = [r["rocksdb_io_p99_over_ours"] for r in same]
+        lines += [f"**At the same rate on the same tree** (steps 1–{len(same)}: both searches "
+                  "offered these rates in this order, from an empty DB, each after steps both "
+                  "kept): RocksDB-IO's P99 is "
+                  f"{min(ratios):.2f}–{max(ratios):.2f}× the ranged layout's.", "",
+                  table(["step", "offered (ops/s)", "records before it (M per region)",
+                         "ranged P99 (ms)", "RocksDB-IO P99 (ms)", "RocksDB-IO's / ours",
+                         "kept (ranged / RocksDB-IO)"],
+                        [[str(r["step"]), fmt(int(r["target_ops_per_s"])),
+                          fmt(r["records_before_per_region"] / 1e6, 2),
+                          fmt(r["ours_p99_us"] / 1e3, 2), fmt(r["rocksdb_io_p99_us"] / 1e3, 2),
+                          fmt(r["rocksdb_io_p99_over_ours"], 2),
+                          " / ".join(yes[k] for k in r["kept"])] for r in same]), ""]
     return lines, figures
 
 
