@@ -4,6 +4,7 @@ device-100m: RocksDB-IO's, and the paper's layout's, here filed under the
 ranged layout's name, as the section only reads what a report holds). What
 it must get right: every step shown with why it failed, the rate each
 search settled on, the ratio of the two, and a stopped search refused."""
+import csv
 import json
 import os
 import shutil
@@ -19,7 +20,10 @@ import searched_rates  # noqa: E402
 
 SOURCE = os.path.join(ROOT, "docs", "results", "load-a-4region-12M-device-100m", "raw.tar.xz")
 AS = {"search-rocksdb-io.json": "sustainable-rocksdb-io.json",
-      "search-vlsm.json": "sustainable-vlsm-ranged-rs32-io.json"}
+      "search-vlsm.json": "sustainable-vlsm-ranged-rs32-io.json",
+      # The kept step's per-second record (the report keeps the best step's).
+      "search-rocksdb-io.csv": "sustainable-rocksdb-io.csv",
+      "search-vlsm.csv": "sustainable-vlsm-ranged-rs32-io.csv"}
 
 
 class SearchedRatesTest(unittest.TestCase):
@@ -53,9 +57,13 @@ class SearchedRatesTest(unittest.TestCase):
         self.assertAlmostEqual(figures["ranged_over_rocksdb_io"], 22500 / 30937.5)
         self.assertEqual(len(figures["rocksdb-io"]["steps"]), 6)
         text = "\n".join(lines)
-        # One row per step (6 + 6), each failed one with its reason.
-        self.assertEqual(text.count("\n| RocksDB-IO |")
-                         + text.count("\n| vLSM ranged (the product) |"), 12)
+        # One row per step (6 + 6), each failed one with its reason; then
+        # one per system for its kept step.
+        steps, kept = text.split("**The kept steps**")
+        self.assertEqual(steps.count("\n| RocksDB-IO |")
+                         + steps.count("\n| vLSM ranged (the product) |"), 12)
+        self.assertEqual(kept.count("\n| RocksDB-IO |")
+                         + kept.count("\n| vLSM ranged (the product) |"), 2)
         self.assertIn("| 4 | 33,750 | 33,750 | 60 | 2.88 | 16.17 | no: compaction debt rose "
                       "16.17 MB/s above its first-half peak (limit 2.24 MB/s) |", text)
         self.assertIn("0.73× RocksDB-IO's", text)
@@ -80,6 +88,37 @@ class SearchedRatesTest(unittest.TestCase):
         self.assertIn("| 4 | 33,750 | 0.71 | 3.25 | 2.88 | 0.88 | no / no |", text)
         self.assertNotIn("\n| 5 |", text.split("At the same rate on the same tree")[1])
         self.assertIn("RocksDB-IO's P99 is 0.33–0.99× the ranged layout's", text)
+
+    def test_the_kept_steps_stalls_and_queue(self):
+        # A rate is kept when the queue is empty at the step's end, however
+        # long the store stalled on the way: the kept step's stalls and
+        # queue peak are shown beside the rate. The fixture's steps never
+        # stalled; mark 5 of RocksDB-IO's 60 one-second intervals stalled.
+        path = os.path.join(self.search, "sustainable-rocksdb-io.csv")
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        for r in rows[10:15]:
+            r["write_stalled"] = "1"
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        lines, figures = searched_rates.section(self.search)
+        kept = figures["rocksdb-io"]["kept_step"]
+        self.assertEqual(kept["step"], 6)
+        self.assertAlmostEqual(kept["stalled_s"], 5, places=6)
+        self.assertAlmostEqual(kept["seconds"], 60, places=6)
+        self.assertEqual(kept["max_queue_depth"], 345)
+        # 10,000 x 60 + 15,000 x 60 + 22,500 x 60 + 33,750 x 60 (failed,
+        # but written) + 28,125 x 60 records before it, over 4 regions.
+        self.assertAlmostEqual(kept["records_before_per_region"], 6562500 / 4, delta=50)
+        self.assertEqual(figures["vlsm-ranged-rs32-io"]["kept_step"]["stalled_s"], 0)
+        text = "\n".join(lines)
+        self.assertIn("| RocksDB-IO | 30,937 | 6 | 1.64 | 0.92 | 5 of 60 | 345 |", text)
+        # A search without its per-second record still shows its rate.
+        os.remove(path)
+        kept = searched_rates.section(self.search)[1]["rocksdb-io"]["kept_step"]
+        self.assertIsNone(kept["stalled_s"])
 
     def test_step_length_in_debt_cycles(self):
         for system in ("rocksdb-io", "vlsm-ranged-rs32-io"):

@@ -20,6 +20,7 @@ flush-and-compact cycles), keeps it if the store kept up and its
 compaction debt stopped growing, and bisects between the last rate kept
 and the first refused (ycsb/sustainable_rate_search.cc).
 """
+import csv
 import json
 import os
 import re
@@ -37,9 +38,10 @@ RANGED, ROCKSDB_IO = final_report.RANGED, final_report.ROCKSDB_IO
 
 
 def load_searches(out):
-    """{system: its report's "sustainable" object, with "regions" added}
-    of one search directory; exits on a search that was stopped or
-    counted errors."""
+    """{system: its report's "sustainable" object, with "regions" and
+    "kept_record" (the kept step's stalls and queue peak) added} of one
+    search directory; exits on a search that was stopped or counted
+    errors."""
     found = {}
     for name in sorted(os.listdir(out)):
         m = REPORT.fullmatch(name)
@@ -50,8 +52,43 @@ def load_searches(out):
         why = run_status.problem(rep)
         if why:
             sys.exit(f"searched_rates.py: {name} {why}: run its part again (the runs resume)")
-        found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]))
+        found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]),
+                           kept_record=kept_record(rep, os.path.join(out, name[:-5] + ".csv")))
     return found
+
+
+def kept_record(rep, csv_path):
+    """What the kept step's store went through: a search keeps a rate when
+    the queue is empty at the step's end, however long the store stalled
+    on the way, so the rate alone can hide seconds of stall. The report's
+    top-level figures and its per-interval CSV are the kept (best) step's
+    (ycsb/sustainable_rate_search.cc). Stalled seconds: the intervals
+    whose write_stalled flag is set, each counted for its length; None
+    without the CSV."""
+    stalled = seconds = None
+    if os.path.exists(csv_path):
+        stalled = previous = 0.0
+        with open(csv_path) as f:
+            for row in csv.DictReader(f):
+                t = float(row["time_s"])
+                if row["write_stalled"] == "1":
+                    stalled += t - previous
+                previous = t
+        seconds = previous
+    return {"stalled_s": stalled, "seconds": seconds, "max_queue_depth": rep["max_queue_depth"]}
+
+
+def kept_step(search, regions):
+    """The kept step (the highest rate kept) and the records written
+    before it, per region; None if no step was kept."""
+    written = 0.0
+    for i, st in enumerate(search["steps"], 1):
+        if st["sustained"] and st["target_ops_per_s"] == search["sustainable_ops_per_s"]:
+            return dict(search["kept_record"], step=i, rate=st["target_ops_per_s"],
+                        p99_us=st["p99_us"],
+                        records_before_per_region=written / regions)
+        written += st["achieved_ops_per_s"] * st["step_s"]
+    return None
 
 
 def same_tree_steps(ours, io, regions):
@@ -96,7 +133,8 @@ def section(search_dir):
                          fmt(st["compaction_debt_rise_bytes_per_s"] / 1e6, 2),
                          "yes" if st["sustained"] else f"no: {st['why_not']}"])
         figures[s] = {"sustainable_ops_per_s": found[s]["sustainable_ops_per_s"],
-                      "steps": steps}
+                      "steps": steps,
+                      "kept_step": kept_step(found[s], found[s]["regions"])}
     ours, io = figures.get(RANGED), figures.get(ROCKSDB_IO)
     ratio = (ours["sustainable_ops_per_s"] / io["sustainable_ops_per_s"]
              if ours and io and io["sustainable_ops_per_s"] else None)
@@ -123,7 +161,14 @@ def section(search_dir):
              "a step is kept if the store completed what was offered, its backlog did "
              "not grow and its compaction debt stopped rising): " + rates + ".", "",
              table(["system", "step", "offered (ops/s)", "achieved", "seconds", "P99 (ms)",
-                    "debt rise (MB/s)", "kept"], rows), ""]
+                    "debt rise (MB/s)", "kept"], rows), "",
+             "**The kept steps** (a rate is kept when the queue is empty at the step's "
+             "end, however long the store stalled on the way; stalled: the seconds "
+             "whose write-stall flag was set):", "",
+             table(["system", "rate kept (ops/s)", "step", "records before it (M per region)",
+                    "P99 (ms)", "stalled (s of the step)", "queue peak (requests)"],
+                   [kept_row(s, figures[s]["kept_step"]) for s in systems
+                    if figures[s]["kept_step"]]), ""]
     if same:
         yes = {True: "yes", False: "no"}
         ratios = [r["rocksdb_io_p99_over_ours"] for r in same]
@@ -140,6 +185,14 @@ def section(search_dir):
                           fmt(r["rocksdb_io_p99_over_ours"], 2),
                           " / ".join(yes[k] for k in r["kept"])] for r in same]), ""]
     return lines, figures
+
+
+def kept_row(system, k):
+    stalled = ("–" if k["stalled_s"] is None
+               else f"{fmt(round(k['stalled_s']))} of {fmt(round(k['seconds']))}")
+    return [final_report.NAMES.get(system, system), fmt(int(k["rate"])), str(k["step"]),
+            fmt(k["records_before_per_region"] / 1e6, 2), fmt(k["p99_us"] / 1e3, 2), stalled,
+            fmt(k["max_queue_depth"])]
 
 
 def main(argv):
