@@ -538,8 +538,14 @@ void RocksDbBinding::WaitForCompactions() {
     // In slices of a second, so that a signal ends the wait (Stopped).
     wait.timeout = std::chrono::seconds(1);
     rocksdb::Status s;
+    int slices = 0;
     do {
       s = regions_[i]->db->WaitForCompact(wait);
+      // A settle of a big tree takes minutes, and one that never ends
+      // must say what it waits on: every 30 s, what the region still has
+      // to do (a wait with nothing running and nothing pending is a
+      // liveness bug, not a slow device).
+      if (s.IsTimedOut() && ++slices % 30 == 0) PrintWaitingOn(i, slices);
     } while (s.IsTimedOut() && !Stopped());
     if (!s.ok() && !s.IsTimedOut()) {
       fprintf(stderr, "[ycsb] region %zu: waiting for compactions: %s\n", i,
@@ -551,6 +557,27 @@ void RocksDbBinding::WaitForCompactions() {
                     : "compactions finished",
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
               .count());
+}
+
+void RocksDbBinding::PrintWaitingOn(size_t region, int seconds) {
+  rocksdb::DB* db = regions_[region]->db;
+  auto get = [db](const std::string& name) {
+    uint64_t v = 0;
+    return db->GetIntProperty(name, &v) ? std::to_string(v) : std::string("?");
+  };
+  using P = rocksdb::DB::Properties;
+  std::string l0_files = "?";  // a string property, not an int one
+  db->GetProperty(P::kNumFilesAtLevelPrefix + std::string("0"), &l0_files);
+  fprintf(stderr,
+          "[ycsb] region %zu: still waiting after %d s: compactions running %s, "
+          "flushes running %s, compaction pending %s, flush pending %s, "
+          "debt %s bytes, L0 files %s, background errors %s\n",
+          region, seconds, get(P::kNumRunningCompactions).c_str(),
+          get(P::kNumRunningFlushes).c_str(), get(P::kCompactionPending).c_str(),
+          get(P::kMemTableFlushPending).c_str(),
+          get(P::kEstimatePendingCompactionBytes).c_str(),
+          l0_files.c_str(),
+          get(P::kBackgroundErrors).c_str());
 }
 
 std::string RocksDbBinding::MetricsJson() {

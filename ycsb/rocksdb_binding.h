@@ -121,6 +121,9 @@ class RocksDbBinding : public DbBinding {
   explicit RocksDbBinding(const RocksDbConfig& config);
   OpResult Put(const std::string& key, const std::string& value);
   void WaitForCompactions();
+  // One line on stderr: what region `region` still has to do, `seconds`
+  // into a wait for it.
+  void PrintWaitingOn(size_t region, int seconds);
   bool Stopped() const { return config_.stop && config_.stop->load(); }
   // Holds the drain at rest off (false) or lets it run again (true);
   // nothing when rocksdb.drain_at_rest=false.
