@@ -99,7 +99,8 @@ def same_tree_steps(ours, io, regions):
     in the same order and write the same records: the same tree, each
     step a side-by-side run at that rate. A step counts while every
     earlier step offered the same rate to both and both kept it (a failed
-    step leaves each store its own backlog and its own tree). Worked
+    step leaves each store its own debt: the search drops a step's queue,
+    not what the store owes). Worked
     example: both offer 16, 20, 25, 31 K ops/s and keep them; at 39 K
     RocksDB-IO keeps and we fail, so step 5 is compared and the
     bisection steps after it (each its own rates) are not."""
