@@ -60,6 +60,7 @@ class SearchedRatesTest(unittest.TestCase):
         # One row per step (6 + 6), each failed one with its reason; then
         # one per system for its kept step.
         steps, kept = text.split("**The kept steps**")
+        kept = kept.split("**Over the whole search**")[0]
         self.assertEqual(steps.count("\n| RocksDB-IO |")
                          + steps.count("\n| vLSM ranged (the product) |"), 12)
         self.assertEqual(kept.count("\n| RocksDB-IO |")
@@ -119,6 +120,26 @@ class SearchedRatesTest(unittest.TestCase):
         os.remove(path)
         kept = searched_rates.section(self.search)[1]["rocksdb-io"]["kept_step"]
         self.assertIsNone(kept["stalled_s"])
+
+    def test_over_the_whole_search(self):
+        # Bytes moved per byte flushed and the stalls, over every step and
+        # region: the fixture's RocksDB-IO never stalled and moved 2.14
+        # bytes per byte flushed; the other search (the paper's layout)
+        # moved 13.97 and stalled in every region (7.6 + 6.2 + 10.0 +
+        # 1.8 s, the longest 6.0 s), never to a stop.
+        lines, figures = searched_rates.section(self.search)
+        io = figures["rocksdb-io"]["whole_search"]
+        other = figures["vlsm-ranged-rs32-io"]["whole_search"]
+        self.assertAlmostEqual(io["moved_per_flushed"], 2.1365, places=3)
+        self.assertEqual((io["stalled_s"], io["longest_stall_s"], io["stops"]), (0, 0, 0))
+        self.assertAlmostEqual(other["moved_per_flushed"], 13.9705, places=3)
+        self.assertAlmostEqual(other["stalled_s"], 25.552, places=2)
+        self.assertAlmostEqual(other["longest_stall_s"], 5.959, places=2)
+        self.assertEqual(other["stops"], 0)
+        self.assertEqual(other["writer_stall_s"], 0)
+        text = "\n".join(lines)
+        self.assertIn("| RocksDB-IO | 2.14 | 0 | 0 | 0 | 0 |", text)
+        self.assertIn("| vLSM ranged (the product) | 13.97 | 26 | 6 | 0 | 0 |", text)
 
     def test_step_length_in_debt_cycles(self):
         for system in ("rocksdb-io", "vlsm-ranged-rs32-io"):

@@ -53,8 +53,25 @@ def load_searches(out):
         if why:
             sys.exit(f"searched_rates.py: {name} {why}: run its part again (the runs resume)")
         found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]),
-                           kept_record=kept_record(rep, os.path.join(out, name[:-5] + ".csv")))
+                           kept_record=kept_record(rep, os.path.join(out, name[:-5] + ".csv")),
+                           whole_search=whole_search(rep["lsm_metrics"]))
     return found
+
+
+def whole_search(regions):
+    """Every step of a search at once, summed over the regions: the bytes
+    flushes and compactions moved per byte flushed (under a limiter on
+    all I/O, what a rate costs the device), and the write stalls (time in
+    the slow-down or stop state; stops; what the writers themselves
+    waited, RocksDB's user write stall time)."""
+    flushed = sum(m["flush_bytes"] for m in regions)
+    moved = sum(m["flush_bytes"] + m["compaction_read_bytes"] + m["compaction_write_bytes"]
+                for m in regions)
+    return {"moved_per_flushed": moved / flushed if flushed else None,
+            "stalled_s": sum(m["stalls"]["total_s"] for m in regions),
+            "longest_stall_s": max(m["stalls"]["longest_s"] for m in regions),
+            "stops": sum(m["stalls"]["stop_count"] for m in regions),
+            "writer_stall_s": sum(m["stalls"]["writer_stall_s"] for m in regions)}
 
 
 def kept_record(rep, csv_path):
@@ -135,7 +152,8 @@ def section(search_dir):
                          "yes" if st["sustained"] else f"no: {st['why_not']}"])
         figures[s] = {"sustainable_ops_per_s": found[s]["sustainable_ops_per_s"],
                       "steps": steps,
-                      "kept_step": kept_step(found[s], found[s]["regions"])}
+                      "kept_step": kept_step(found[s], found[s]["regions"]),
+                      "whole_search": found[s]["whole_search"]}
     ours, io = figures.get(RANGED), figures.get(ROCKSDB_IO)
     ratio = (ours["sustainable_ops_per_s"] / io["sustainable_ops_per_s"]
              if ours and io and io["sustainable_ops_per_s"] else None)
@@ -169,7 +187,16 @@ def section(search_dir):
              table(["system", "rate kept (ops/s)", "step", "records before it (M per region)",
                     "P99 (ms)", "stalled (s of the step)", "queue peak (requests)"],
                    [kept_row(s, figures[s]["kept_step"]) for s in systems
-                    if figures[s]["kept_step"]]), ""]
+                    if figures[s]["kept_step"]]), "",
+             "**Over the whole search** (every step, the regions summed; stalled: time in "
+             "the slow-down or stop state; writers waited: RocksDB's user write stall "
+             "time):", "",
+             table(["system", "bytes moved per byte flushed", "stalled (s)", "longest (s)",
+                    "stops", "writers waited (s)"],
+                   [[final_report.NAMES.get(s, s), fmt(w["moved_per_flushed"], 2),
+                     fmt(round(w["stalled_s"])), fmt(round(w["longest_stall_s"])),
+                     fmt(w["stops"]), fmt(round(w["writer_stall_s"]))]
+                    for s in systems for w in [figures[s]["whole_search"]]]), ""]
     if same:
         yes = {True: "yes", False: "no"}
         ratios = [r["rocksdb_io_p99_over_ours"] for r in same]
