@@ -138,8 +138,12 @@ class SearchedRatesTest(unittest.TestCase):
         self.assertEqual(other["stops"], 0)
         self.assertEqual(other["writer_stall_s"], 0)
         text = "\n".join(lines)
-        self.assertIn("| RocksDB-IO | 2.14 | 0 | 0 | 0 | 0 |", text)
-        self.assertIn("| vLSM ranged (the product) | 13.97 | 26 | 6 | 0 | 0 |", text)
+        # The longest spell (region 2, 5.96 s from 354.2 s): the estimate
+        # stood at 498 MiB, then 512, through its samples.
+        self.assertEqual([b >> 20 for b in other["longest_stall_estimate_bytes"]], [498, 512])
+        self.assertIsNone(io["longest_stall_estimate_bytes"])
+        self.assertIn("| RocksDB-IO | 2.14 | 0 | 0 | – | 0 | 0 |", text)
+        self.assertIn("| vLSM ranged (the product) | 13.97 | 26 | 6 | 498–512 | 0 | 0 |", text)
 
     def test_step_length_in_debt_cycles(self):
         for system in ("rocksdb-io", "vlsm-ranged-rs32-io"):

@@ -63,7 +63,19 @@ def whole_search(regions):
     flushes and compactions moved per byte flushed (under a limiter on
     all I/O, what a rate costs the device), and the write stalls (time in
     the slow-down or stop state; stops; what the writers themselves
-    waited, RocksDB's user write stall time)."""
+    waited, RocksDB's user write stall time), with the debt estimate's
+    range through the longest stall."""
+    # The longest spell, and what the debt estimate stood at through it
+    # (the per-second samples inside it): above the soft limit all along
+    # means the estimate held the writes back, not L0's file count.
+    region, spell = max(((i, e) for i, m in enumerate(regions) for e in m["stalls"]["episodes"]),
+                        key=lambda x: x[1]["duration_s"], default=(None, None))
+    estimate = None
+    if spell:
+        inside = [x["pending_compaction_bytes"] for x in regions[region]["samples"]
+                  if spell["start_s"] <= x["time_s"] <= spell["start_s"] + spell["duration_s"]]
+        if inside:
+            estimate = [min(inside), max(inside)]
     flushed = sum(m["flush_bytes"] for m in regions)
     moved = sum(m["flush_bytes"] + m["compaction_read_bytes"] + m["compaction_write_bytes"]
                 for m in regions)
@@ -71,7 +83,8 @@ def whole_search(regions):
             "stalled_s": sum(m["stalls"]["total_s"] for m in regions),
             "longest_stall_s": max(m["stalls"]["longest_s"] for m in regions),
             "stops": sum(m["stalls"]["stop_count"] for m in regions),
-            "writer_stall_s": sum(m["stalls"]["writer_stall_s"] for m in regions)}
+            "writer_stall_s": sum(m["stalls"]["writer_stall_s"] for m in regions),
+            "longest_stall_estimate_bytes": estimate}
 
 
 def kept_record(rep, csv_path):
@@ -192,9 +205,11 @@ def section(search_dir):
              "the slow-down or stop state; writers waited: RocksDB's user write stall "
              "time):", "",
              table(["system", "bytes moved per byte flushed", "stalled (s)", "longest (s)",
-                    "stops", "writers waited (s)"],
+                    "debt estimate through the longest (MiB)", "stops", "writers waited (s)"],
                    [[final_report.NAMES.get(s, s), fmt(w["moved_per_flushed"], 2),
                      fmt(round(w["stalled_s"])), fmt(round(w["longest_stall_s"])),
+                     "–" if not w["longest_stall_estimate_bytes"] else
+                     "–".join(fmt(b >> 20) for b in w["longest_stall_estimate_bytes"]),
                      fmt(w["stops"]), fmt(round(w["writer_stall_s"]))]
                     for s in systems for w in [figures[s]["whole_search"]]]), ""]
     if same:
