@@ -30,7 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (NAMES, ORDER, run_names, still_going)
 import run_status  # noqa: E402
-from report import fmt, page_arguments, publish_sections, read_out_dir, table  # noqa: E402
+from report import (fmt, page_arguments, publish_sections, read_out_dir, store_figures,  # noqa: E402
+                    table)
 
 SEARCH = "search"
 REPORT = re.compile(r"sustainable-([\w-]+)\.json")
@@ -38,10 +39,12 @@ RANGED, ROCKSDB_IO = final_report.RANGED, final_report.ROCKSDB_IO
 
 
 def load_searches(out):
-    """{system: its report's "sustainable" object, with "regions" and
-    "kept_record" (the kept step's stalls and queue peak) added} of one
-    search directory; exits on a search that was stopped or counted
-    errors."""
+    """{system: its report's "sustainable" object, with "regions", "run"
+    (report.store_figures of the report: its stalls and I/O over every
+    step; its per-second figures are the kept step's, None without the
+    CSV), "stops", "longest_spell_estimate" and "max_queue_depth" added}
+    of one search directory; exits on a search that was stopped or
+    counted errors."""
     found = {}
     for name in sorted(os.listdir(out)):
         m = REPORT.fullmatch(name)
@@ -52,73 +55,76 @@ def load_searches(out):
         why = run_status.problem(rep)
         if why:
             sys.exit(f"searched_rates.py: {name} {why}: run its part again (the runs resume)")
-        found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]),
-                           kept_record=kept_record(rep, os.path.join(out, name[:-5] + ".csv")),
-                           whole_search=whole_search(rep["lsm_metrics"]))
+        # The per-second CSV is the kept (best) step's: a search's report
+        # describes that step (ycsb/sustainable_rate_search.cc), its
+        # lsm_metrics every step.
+        rows = None
+        csv_path = os.path.join(out, name[:-len(".json")] + ".csv")
+        if os.path.exists(csv_path):
+            with open(csv_path) as f:
+                rows = list(csv.DictReader(f))
+        run = store_figures(rep, rows or [])
+        if rows is None:
+            run["seconds_stalled"] = run["seconds"] = None
+        regions = rep["lsm_metrics"]
+        found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]), run=run,
+                           stops=sum(r["stalls"]["stop_count"] for r in regions),
+                           longest_spell_estimate=longest_spell_estimate(regions),
+                           max_queue_depth=rep["max_queue_depth"])
     return found
 
 
-def whole_search(regions):
-    """Every step of a search at once, summed over the regions: the bytes
-    flushes and compactions moved per byte flushed (under a limiter on
-    all I/O, what a rate costs the device), and the write stalls (time in
-    the slow-down or stop state; stops; what the writers themselves
-    waited, RocksDB's user write stall time), with the debt estimate's
-    range through the longest stall."""
-    # The longest spell, and what the debt estimate stood at through it
-    # (the per-second samples inside it): above the soft limit all along
-    # means the estimate held the writes back, not L0's file count.
+def longest_spell_estimate(regions):
+    """[min, max] of the debt estimate through the longest stall of any
+    region (the per-second samples inside it), None without a stall:
+    above the soft limit all along means the estimate held the writes
+    back, not L0's file count."""
     region, spell = max(((i, e) for i, m in enumerate(regions) for e in m["stalls"]["episodes"]),
                         key=lambda x: x[1]["duration_s"], default=(None, None))
-    estimate = None
-    if spell:
-        inside = [x["pending_compaction_bytes"] for x in regions[region]["samples"]
-                  if spell["start_s"] <= x["time_s"] <= spell["start_s"] + spell["duration_s"]]
-        if inside:
-            estimate = [min(inside), max(inside)]
-    flushed = sum(m["flush_bytes"] for m in regions)
-    moved = sum(m["flush_bytes"] + m["compaction_read_bytes"] + m["compaction_write_bytes"]
-                for m in regions)
-    return {"moved_per_flushed": moved / flushed if flushed else None,
-            "stalled_s": sum(m["stalls"]["total_s"] for m in regions),
-            "longest_stall_s": max(m["stalls"]["longest_s"] for m in regions),
-            "stops": sum(m["stalls"]["stop_count"] for m in regions),
-            "writer_stall_s": sum(m["stalls"]["writer_stall_s"] for m in regions),
-            "longest_stall_estimate_bytes": estimate}
+    if not spell:
+        return None
+    inside = [x["pending_compaction_bytes"] for x in regions[region]["samples"]
+              if spell["start_s"] <= x["time_s"] <= spell["start_s"] + spell["duration_s"]]
+    return [min(inside), max(inside)] if inside else None
 
 
-def kept_record(rep, csv_path):
-    """What the kept step's store went through: a search keeps a rate when
-    the queue is empty at the step's end, however long the store stalled
-    on the way, so the rate alone can hide seconds of stall. The report's
-    top-level figures and its per-interval CSV are the kept (best) step's
-    (ycsb/sustainable_rate_search.cc). Stalled seconds: the intervals
-    whose write_stalled flag is set, each counted for its length; None
-    without the CSV."""
-    stalled = seconds = None
-    if os.path.exists(csv_path):
-        stalled = previous = 0.0
-        with open(csv_path) as f:
-            for row in csv.DictReader(f):
-                t = float(row["time_s"])
-                if row["write_stalled"] == "1":
-                    stalled += t - previous
-                previous = t
-        seconds = previous
-    return {"stalled_s": stalled, "seconds": seconds, "max_queue_depth": rep["max_queue_depth"]}
-
-
-def kept_step(search, regions):
-    """The kept step (the highest rate kept) and the records written
-    before it, per region; None if no step was kept."""
-    written = 0.0
-    for i, st in enumerate(search["steps"], 1):
-        if st["sustained"] and st["target_ops_per_s"] == search["sustainable_ops_per_s"]:
-            return dict(search["kept_record"], step=i, rate=st["target_ops_per_s"],
-                        p99_us=st["p99_us"],
-                        records_before_per_region=written / regions)
+def records_before(steps, regions):
+    """The records written before each step, per region: a search writes
+    on one growing tree, so step i meets what steps 1..i-1 wrote."""
+    before, written = [], 0.0
+    for st in steps:
+        before.append(written / regions)
         written += st["achieved_ops_per_s"] * st["step_s"]
+    return before
+
+
+def kept_step(search):
+    """The kept step (the highest rate kept) with the tree it met and what
+    its store went through: a search keeps a rate when the queue is empty
+    at the step's end, however long the store stalled on the way, so the
+    rate alone can hide seconds of stall. None if no step was kept."""
+    before = records_before(search["steps"], search["regions"])
+    for i, st in enumerate(search["steps"]):
+        if st["sustained"] and st["target_ops_per_s"] == search["sustainable_ops_per_s"]:
+            run = search["run"]
+            return {"step": i + 1, "rate": st["target_ops_per_s"], "p99_us": st["p99_us"],
+                    "records_before_per_region": before[i],
+                    "stalled_s": run["seconds_stalled"], "seconds": run["seconds"],
+                    "max_queue_depth": search["max_queue_depth"]}
     return None
+
+
+def whole_search(search):
+    """Every step of a search at once, as report.py counts a run: bytes
+    moved per byte written (under a limiter on all I/O, what a rate costs
+    the device), the stalls (time any region was in the slow-down or stop
+    state; the longest; what the writers themselves waited), the stops,
+    and the debt estimate through the longest stall."""
+    run = search["run"]
+    return {"io_amplification": run["io_amplification"], "stalled_s": run["stall_s"],
+            "longest_stall_s": run["longest_stall_s"], "stops": search["stops"],
+            "writer_stall_s": run["writers_waited_s"],
+            "longest_stall_estimate_bytes": search["longest_spell_estimate"]}
 
 
 def same_tree_steps(ours, io, regions):
@@ -134,18 +140,17 @@ def same_tree_steps(ours, io, regions):
     example: both offer 16, 20, 25, 31 K ops/s and keep them; at 39 K
     RocksDB-IO keeps and we fail, so step 5 is compared and the
     bisection steps after it (each its own rates) are not."""
-    rows, written = [], 0.0
+    rows, before = [], records_before(io, regions)
     for i, (a, b) in enumerate(zip(ours, io), 1):
         if a["target_ops_per_s"] != b["target_ops_per_s"]:
             break
         rows.append({"step": i, "target_ops_per_s": b["target_ops_per_s"],
-                     "records_before_per_region": written / regions,
+                     "records_before_per_region": before[i - 1],
                      "ours_p99_us": a["p99_us"], "rocksdb_io_p99_us": b["p99_us"],
                      "rocksdb_io_p99_over_ours": b["p99_us"] / a["p99_us"],
                      "kept": [a["sustained"], b["sustained"]]})
         if not (a["sustained"] and b["sustained"]):
             break
-        written += b["achieved_ops_per_s"] * b["step_s"]
     return rows
 
 
@@ -165,8 +170,8 @@ def section(search_dir):
                          "yes" if st["sustained"] else f"no: {st['why_not']}"])
         figures[s] = {"sustainable_ops_per_s": found[s]["sustainable_ops_per_s"],
                       "steps": steps,
-                      "kept_step": kept_step(found[s], found[s]["regions"]),
-                      "whole_search": found[s]["whole_search"]}
+                      "kept_step": kept_step(found[s]),
+                      "whole_search": whole_search(found[s])}
     ours, io = figures.get(RANGED), figures.get(ROCKSDB_IO)
     ratio = (ours["sustainable_ops_per_s"] / io["sustainable_ops_per_s"]
              if ours and io and io["sustainable_ops_per_s"] else None)
@@ -201,33 +206,41 @@ def section(search_dir):
                     "P99 (ms)", "stalled (s of the step)", "queue peak (requests)"],
                    [kept_row(s, figures[s]["kept_step"]) for s in systems
                     if figures[s]["kept_step"]]), "",
-             "**Over the whole search** (every step, the regions summed; stalled: time in "
-             "the slow-down or stop state; writers waited: RocksDB's user write stall "
-             "time):", "",
-             table(["system", "bytes moved per byte flushed", "stalled (s)", "longest (s)",
+             "**Over the whole search** (every step, as `report.py` counts a run: "
+             "stalled: the time any region was in the slow-down or stop state; writers "
+             "waited: RocksDB's user write stall time, the regions summed):", "",
+             table(["system", "bytes moved per byte written", "stalled (s)", "longest (s)",
                     "debt estimate through the longest (MiB)", "stops", "writers waited (s)"],
-                   [[final_report.NAMES.get(s, s), fmt(w["moved_per_flushed"], 2),
-                     fmt(round(w["stalled_s"])), fmt(round(w["longest_stall_s"])),
-                     "–" if not w["longest_stall_estimate_bytes"] else
-                     "–".join(fmt(b >> 20) for b in w["longest_stall_estimate_bytes"]),
-                     fmt(w["stops"]), fmt(round(w["writer_stall_s"]))]
-                    for s in systems for w in [figures[s]["whole_search"]]]), ""]
-    if same:
-        yes = {True: "yes", False: "no"}
-        ratios = [r["rocksdb_io_p99_over_ours"] for r in same]
-        lines += [f"**At the same rate on the same tree** (steps 1–{len(same)}: both searches "
-                  "offered these rates in this order, from an empty DB, each after steps both "
-                  "kept): RocksDB-IO's P99 is "
-                  f"{min(ratios):.2f}–{max(ratios):.2f}× the ranged layout's.", "",
-                  table(["step", "offered (ops/s)", "records before it (M per region)",
-                         "ranged P99 (ms)", "RocksDB-IO P99 (ms)", "RocksDB-IO's / ours",
-                         "kept (ranged / RocksDB-IO)"],
-                        [[str(r["step"]), fmt(int(r["target_ops_per_s"])),
-                          fmt(r["records_before_per_region"] / 1e6, 2),
-                          fmt(r["ours_p99_us"] / 1e3, 2), fmt(r["rocksdb_io_p99_us"] / 1e3, 2),
-                          fmt(r["rocksdb_io_p99_over_ours"], 2),
-                          " / ".join(yes[k] for k in r["kept"])] for r in same]), ""]
-    return lines, figures
+                   [whole_row(s, figures[s]["whole_search"]) for s in systems]), ""]
+    return lines + same_tree_lines(same), figures
+
+
+def same_tree_lines(same):
+    """The page's lines for same_tree_steps' rows; none without them."""
+    if not same:
+        return []
+    yes = {True: "yes", False: "no"}
+    ratios = [r["rocksdb_io_p99_over_ours"] for r in same]
+    return [f"**At the same rate on the same tree** (steps 1–{len(same)}: both searches "
+            "offered these rates in this order, from an empty DB, each after steps both "
+            "kept): RocksDB-IO's P99 is "
+            f"{min(ratios):.2f}–{max(ratios):.2f}× the ranged layout's.", "",
+            table(["step", "offered (ops/s)", "records before it (M per region)",
+                   "ranged P99 (ms)", "RocksDB-IO P99 (ms)", "RocksDB-IO's / ours",
+                   "kept (ranged / RocksDB-IO)"],
+                  [[str(r["step"]), fmt(int(r["target_ops_per_s"])),
+                    fmt(r["records_before_per_region"] / 1e6, 2),
+                    fmt(r["ours_p99_us"] / 1e3, 2), fmt(r["rocksdb_io_p99_us"] / 1e3, 2),
+                    fmt(r["rocksdb_io_p99_over_ours"], 2),
+                    " / ".join(yes[k] for k in r["kept"])] for r in same]), ""]
+
+
+def whole_row(system, w):
+    estimate = w["longest_stall_estimate_bytes"]
+    return [final_report.NAMES.get(system, system), fmt(w["io_amplification"], 2),
+            fmt(round(w["stalled_s"])), fmt(round(w["longest_stall_s"])),
+            "–".join(fmt(b >> 20) for b in estimate) if estimate else "–",
+            fmt(w["stops"]), fmt(round(w["writer_stall_s"]))]
 
 
 def kept_row(system, k):
