@@ -3,6 +3,7 @@
 #include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
+#include "db/vlsm_write_stalls.h"
 #include "options/cf_options.h"
 #include "rocksdb/vlsm.h"
 
@@ -30,6 +31,8 @@ uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
           VlsmRangedDepthTriggerOf(vstorage, moptions));
     case VlsmL0Figure::kSublevels:
       return static_cast<uint64_t>(VlsmL0ModelOf(vstorage)->SublevelCount());
+    case VlsmL0Figure::kLivenessBreaks:
+      return VlsmLivenessBreaks();
   }
   return 0;
 }

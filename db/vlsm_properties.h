@@ -18,7 +18,9 @@ enum class VlsmL0Figure {
   kBytes,
   kStallCount,
   kDepthTrigger,
-  kSublevels
+  kSublevels,
+  // Not of L0: VlsmLivenessBreaks (db/vlsm_write_stalls.h), process-wide.
+  kLivenessBreaks
 };
 
 // One figure of the column family's current version, as VlsmProperties

@@ -1,6 +1,8 @@
 #include "db/vlsm_write_stalls.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cassert>
 #include <cinttypes>
 
 #include "db/compaction/vlsm_l0_model.h"
@@ -8,6 +10,7 @@
 #include "db/version_set.h"
 #include "options/cf_options.h"
 #include "rocksdb/env.h"
+#include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -52,6 +55,40 @@ int VlsmL0SpeedupTrigger(const MutableCFOptions& moptions) {
              : trigger;
 }
 
+bool VlsmLevelDueNow(const VersionStorageInfo& vstorage,
+                     const MutableCFOptions& moptions, int level) {
+  const std::vector<FileMetaData*>& files = vstorage.LevelFiles(level);
+  if (level == 0 && moptions.vlsm_layout == VlsmLayout::kRanged) {
+    if (files.empty()) {
+      return false;
+    }
+    const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
+    return RangedL0Score(model->SpansNow(files), vstorage.user_comparator(),
+                         RangedL0TriggersOf(vstorage, moptions),
+                         &model->ends()) >= 1;
+  }
+  int free_files = 0;
+  uint64_t free_bytes = 0;
+  for (const FileMetaData* f : files) {
+    if (!f->being_compacted) {
+      ++free_files;
+      free_bytes += f->compensated_file_size;
+    }
+  }
+  if (level == 0) {
+    return free_files > 0 &&
+           (free_files >= moptions.level0_file_num_compaction_trigger ||
+            free_bytes >= moptions.max_bytes_for_level_base);
+  }
+  return free_bytes > 0 && free_bytes >= vstorage.MaxBytesForLevel(level);
+}
+
+namespace {
+std::atomic<uint64_t> liveness_breaks{0};
+}  // namespace
+
+uint64_t VlsmLivenessBreaks() { return liveness_breaks.load(); }
+
 bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
                        const MutableCFOptions& moptions, Logger* logger) {
   if (!IsVlsmLayout(moptions.vlsm_layout) ||
@@ -62,8 +99,7 @@ bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
   const int l0_count = vstorage.l0_delay_trigger_count();
   const bool writes_may_wait =
       debt > 0 || l0_count + 1 >= moptions.level0_slowdown_writes_trigger;
-  // Scores are sorted, highest first.
-  if (!writes_may_wait || vstorage.CompactionScore(0) >= 1) {
+  if (!writes_may_wait) {
     return true;
   }
   for (int level = 0; level < vstorage.num_levels(); ++level) {
@@ -73,16 +109,24 @@ bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
       }
     }
   }
+  for (int level = 0; level <= vstorage.MaxInputLevel(); ++level) {
+    if (VlsmLevelDueNow(vstorage, moptions, level)) {
+      return true;
+    }
+  }
+  liveness_breaks.fetch_add(1);
   // Log, not ROCKS_LOG_ERROR: that macro cuts upstream's source directory off
   // __FILE__ by its length, past the end of a shorter path outside it.
   Log(InfoLogLevel::ERROR_LEVEL, logger,
       "vLSM liveness broken: writes may wait (pending compaction "
       "bytes %" PRIu64
       ", L0 stall count %d, slowdown trigger %d) "
-      "but no compaction is due (highest score %.3f, level %d) "
-      "or running",
-      debt, l0_count, moptions.level0_slowdown_writes_trigger,
-      vstorage.CompactionScore(0), vstorage.CompactionScoreLevel(0));
+      "but no compaction is due or running",
+      debt, l0_count, moptions.level0_slowdown_writes_trigger);
+  bool expected = false;
+  TEST_SYNC_POINT_CALLBACK("VlsmCheckLiveness:Broken", &expected);
+  assert(expected);
+  (void)expected;
   return false;
 }
 

@@ -5,6 +5,8 @@
 // (patches 0004, 0013, 0015). Spec: docs/vlsm.md.
 #pragma once
 
+#include <cstdint>
+
 #include "db/compaction/vlsm_l0_due.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -63,26 +65,45 @@ L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
 // memtables' worth), so either order is a configuration a user may mean.
 int VlsmL0SpeedupTrigger(const MutableCFOptions& moptions);
 
+// Whether `level` has compaction work due now, by the rule its score is
+// computed by (VersionStorageInfo::ComputeCompactionScore, with
+// VlsmAdjustCompactionScores), over the files not being compacted now:
+// under the ranged layout L0 by RangedL0Score (the rule the ranged pick and
+// L0's debt term ask, vlsm_l0_due.h), otherwise L0 by stock's file trigger
+// and max_bytes_for_level_base; a level below by its bytes against its
+// target (dynamic level sizing is off under vLSM). Computed from the files
+// as they are, not read from the scores the version holds, which go stale
+// when a compaction fails or is cancelled and releases its files (upstream
+// computes them again only at the next install).
+bool VlsmLevelDueNow(const VersionStorageInfo& vstorage,
+                     const MutableCFOptions& moptions, int level);
+
 // The liveness rule of the vLSM layouts, checked at every install of a new
 // version (patch 0013, ColumnFamilyData::RecalculateWriteStallConditions):
 // when writes may wait on compaction (the estimate of pending compaction
 // bytes is above zero, or L0's stall count is at most one below the slowdown
-// trigger, where Flush() waits), a compaction is due (some level's score is
-// >= 1) or one is running (some file is being compacted). A state that
-// breaks it could leave writers and Flush() waiting for good. Logs an error
-// to `logger` when broken; nothing under stock priorities or with auto
-// compactions disabled. Returns whether the rule holds.
+// trigger, where Flush() waits), some level has work due now
+// (VlsmLevelDueNow) or a compaction is running (some file is being
+// compacted). A state that breaks it could leave writers and Flush()
+// waiting for good: the estimate owes work no rule makes due, or a stall
+// trigger counts what no step lowers. Nothing is checked under stock
+// priorities or with auto compactions disabled. Returns whether the rule
+// holds.
 //
-// Why a log line and no assertion. The check reads the scores the version
-// holds, and some states report a break by design, with no automatic
-// compaction meant to run: a background error has stopped the DB, a manual
-// compaction holds the picker, or a compaction failed or was cancelled (at
-// shutdown) and released its files without new scores (upstream computes
-// them at the next install). Tests that own their workload read the LOG for
-// the line instead (vlsm_liveness_test); assertions in the test tree fired
-// in exactly those states (io_error_test, db_stress reopening, the crash
-// test's manual compactions).
+// A break is a bug, and is reported three ways: an error line in `logger`;
+// the process-wide count VlsmLivenessBreaks (the DB property
+// VlsmProperties::kLivenessBreaks), for release builds; and in builds with
+// assertions, an assertion failure, unless a test that breaks the rule on
+// purpose says so through the sync point "VlsmCheckLiveness:Broken" (its
+// argument a bool*, set true to expect the break).
+//
+// Why the due rule is computed here and not read from the scores: an
+// earlier check read them, and reported breaks in states where they were
+// stale (after a failed or cancelled compaction); it could only log.
 bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
                        const MutableCFOptions& moptions, Logger* logger);
+
+// How many times VlsmCheckLiveness found the rule broken in this process.
+uint64_t VlsmLivenessBreaks();
 
 }  // namespace ROCKSDB_NAMESPACE

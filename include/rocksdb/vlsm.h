@@ -206,6 +206,13 @@ struct VlsmProperties {
   // sublevel; under the other priorities reads search L0 file by file, and
   // this is what reading it by sublevels would cost. At least the depth.
   static constexpr const char* kL0Sublevels = "rocksdb.vlsm.l0-sublevels";
+  // How many times, in this process (every DB and column family), a column
+  // family under a vLSM layout had writes that may wait on compaction (a
+  // pending-compaction estimate above zero, or L0 one memtable short of the
+  // slowdown trigger) with no compaction due or running to end the wait,
+  // checked at every install of a new version. Each is a bug: 0 is the only
+  // right value. Builds with assertions stop at the first.
+  static constexpr const char* kLivenessBreaks = "rocksdb.vlsm.liveness-breaks";
 };
 
 }  // namespace ROCKSDB_NAMESPACE
