@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cassert>
 #include <cinttypes>
+#include <cstdio>
+#include <string>
 
 #include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_picker.h"
@@ -117,12 +119,25 @@ bool VlsmCheckLiveness(const VersionStorageInfo& vstorage,
   liveness_breaks.fetch_add(1);
   // Log, not ROCKS_LOG_ERROR: that macro cuts upstream's source directory off
   // __FILE__ by its length, past the end of a shorter path outside it.
+  // The version as the rule saw it: each level's bytes over its target.
+  std::string levels;
+  for (int level = 0; level < vstorage.num_levels(); ++level) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%sL%d %" PRIu64 "/%" PRIu64,
+                  level == 0 ? "" : ", ", level, vstorage.NumLevelBytes(level),
+                  level == 0 ? moptions.max_bytes_for_level_base
+                             : vstorage.MaxBytesForLevel(level));
+    levels += buf;
+  }
   Log(InfoLogLevel::ERROR_LEVEL, logger,
       "vLSM liveness broken: writes may wait (pending compaction "
       "bytes %" PRIu64
       ", L0 stall count %d, slowdown trigger %d) "
-      "but no compaction is due or running",
-      debt, l0_count, moptions.level0_slowdown_writes_trigger);
+      "but no compaction is due or running; compaction_pri %d, L0 %zu "
+      "files, levels (bytes/target) %s",
+      debt, l0_count, moptions.level0_slowdown_writes_trigger,
+      static_cast<int>(moptions.compaction_pri), vstorage.LevelFiles(0).size(),
+      levels.c_str());
   bool expected = false;
   TEST_SYNC_POINT_CALLBACK("VlsmCheckLiveness:Broken", &expected);
   assert(expected);

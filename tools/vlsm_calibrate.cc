@@ -4,7 +4,8 @@
 // pending-compaction limits compare and a write delay adjusts on. RocksDB
 // documents it as the bytes compaction must rewrite to bring every level
 // under its target. This tool measures that promise: it writes `phases`
-// phases of `phase_keys` keys (uniform or sequential), and after each one
+// phases of `phase_keys` keys (in one of the key orders below), and after
+// each one
 //   1. flushes and waits for the flush only (a settle's own flush could
 //      bring a range to its trigger and make R owe work E never saw);
 //   2. reads E, the estimate;
@@ -21,9 +22,21 @@
 // every 20 ms) and L0's bytes after the settle. Trivial moves read nothing,
 // so with sequential keys R is about 0 whatever E owes.
 //
+// Key orders, over a key space of phases x phase_keys:
+//   uniform     every key equally likely;
+//   sequential  ascending: each flush lands beside the last;
+//   zipfian     YCSB's scrambled Zipfian (theta 0.99): updates of hot keys
+//               scattered over the space, so one flush deepens every range
+//               at once (issue 52's "every range due on one flush");
+//   hotset      a hot set of 20% of the space takes 80% of the writes,
+//               uniform within each part (YCSB's hotspot chooser);
+//   streams     eight ascending append streams, interleaved, each in its
+//               own eighth of the space: every flush is eight stripes.
+//
 //   vlsm_calibrate --db=DIR --options="a=b;c=d" [--vlsm=S_M,f,Phi[,ranged]]
-//                  [--keys=uniform|sequential] [--phases=5]
-//                  [--phase_keys=2000000] [--value_bytes=200] [--seed=1]
+//                  [--keys=uniform|sequential|zipfian|hotset|streams]
+//                  [--phases=5] [--phase_keys=2000000] [--value_bytes=200]
+//                  [--seed=1]
 //
 // --vlsm applies ConfigureVlsm first (as the benchmark tools do for a vLSM
 // system: scripts/bench/systems.py), then --options on top. Prints one JSON
@@ -48,6 +61,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/vlsm.h"
 #include "tools/vlsm_tool_options.h"
+#include "ycsb/key_generators.h"
 
 namespace {
 
@@ -123,6 +137,42 @@ std::string LevelsMiB(DB* db) {
   return levels;
 }
 
+// The key numbers of one key order (see the header), in [0, key_space).
+class KeyOrder {
+ public:
+  static constexpr uint64_t kStreams = 8;
+  KeyOrder(const std::string& name, uint64_t key_space, uint64_t seed)
+      : name_(name), key_space_(key_space), rng_(seed) {
+    if (name == "zipfian") {
+      chooser_ = std::make_unique<ycsb::ScrambledZipfianChooser>(key_space);
+    } else if (name == "hotset") {
+      chooser_ = std::make_unique<ycsb::HotspotChooser>(0, key_space, 0.2, 0.8);
+    } else if (name == "uniform") {
+      chooser_ = std::make_unique<ycsb::UniformChooser>(0, key_space);
+    }
+  }
+  uint64_t Next() {
+    if (chooser_ != nullptr) {
+      return chooser_->Next(&rng_);
+    }
+    if (name_ == "streams") {
+      const uint64_t stream = written_ % kStreams;
+      const uint64_t k =
+          stream * (key_space_ / kStreams) + written_ / kStreams;
+      ++written_;
+      return k;
+    }
+    return written_++;  // sequential
+  }
+
+ private:
+  std::string name_;
+  uint64_t key_space_;
+  ycsb::Random64 rng_;
+  std::unique_ptr<ycsb::KeyChooser> chooser_;
+  uint64_t written_ = 0;
+};
+
 int Fail(const std::string& what) {
   std::fprintf(stderr, "vlsm_calibrate: %s\n", what.c_str());
   return 2;
@@ -151,8 +201,10 @@ int Main(int argc, char** argv) {
     if (!ok) return Fail("not a count: " + arg);
   }
   if (db_path.empty()) return Fail("--db=DIR is required");
-  if (keys != "uniform" && keys != "sequential") {
-    return Fail("--keys must be uniform or sequential, not " + keys);
+  if (keys != "uniform" && keys != "sequential" && keys != "zipfian" &&
+      keys != "hotset" && keys != "streams") {
+    return Fail("--keys must be uniform, sequential, zipfian, hotset or "
+                "streams, not " + keys);
   }
   if (phases == 0 || phase_keys == 0) return Fail("--phases and --phase_keys must be >= 1");
 
@@ -175,7 +227,7 @@ int Main(int argc, char** argv) {
   for (char& c : value) c = static_cast<char>('a' + rng() % 26);
   WriteOptions wo;
   wo.disableWAL = true;
-  uint64_t next = 0;
+  KeyOrder order(keys, key_space, seed);
   std::vector<double> ratios;
   int64_t worst_shortfall = INT64_MIN;
   uint64_t peak_bytes = 0, peak_depth = 0, settled_max = 0;
@@ -183,7 +235,7 @@ int Main(int argc, char** argv) {
   for (uint64_t phase = 1; phase <= phases; ++phase) {
     const auto t0 = std::chrono::steady_clock::now();
     for (uint64_t n = 0; n < phase_keys; ++n) {
-      const uint64_t k = keys == "sequential" ? next++ : rng() % key_space;
+      const uint64_t k = order.Next();
       char buf[32];
       std::snprintf(buf, sizeof(buf), "user%016" PRIx64, k);
       // A value that differs per write, so nothing compresses away.

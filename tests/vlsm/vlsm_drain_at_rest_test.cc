@@ -28,6 +28,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "db/column_family.h"
+#include "db/db_impl/db_impl.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
@@ -115,11 +117,6 @@ class DrainSteps : public EventListener {
     on_begin_ = std::move(fn);
   }
   int began() const { return began_.load(); }
-  // Compactions other than drain steps that completed.
-  int others() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return other_;
-  }
   std::vector<uint64_t> input_bytes() {
     std::lock_guard<std::mutex> lock(mu_);
     return input_bytes_;
@@ -243,20 +240,28 @@ TEST(VlsmDrainAtRestTest, PeriodicTaskDrainsOnlyAtRest) {
   ASSERT_TRUE(db->Close().ok());
 }
 
+// Whether the drain of the default column family is armed now (its
+// VlsmRestClock, read under the DB mutex as every caller does).
+bool DrainArmed(DB* db) {
+  auto* impl = static_cast<DBImpl*>(db->GetRootDB());
+  ColumnFamilyData* cfd =
+      static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
+  InstrumentedMutexLock lock(impl->mutex());
+  return cfd->compaction_picker()->vlsm_rest()->drain_armed();
+}
+
 // A write that makes a flush stops the drain: the step running finishes,
 // and no other starts. The burst does not wait for the step: its Flush()
 // returns while the step is held.
 //
-// The test must see L0 as the one drain step leaves it, so no other
-// compaction may run after the burst: a due step over L0 (or an L1 -> L2
-// step that lowers the depth trigger) would thin L0 too, and L0 found one
-// run deep would say nothing about the drain (a fresh clone's run once saw
-// exactly that, with the burst written over the loaded keys). So the burst
-// writes keys above every loaded key ("z..."), whose flush overlaps no L0
-// file and deepens no range, and L1's target is raised first, so neither
-// the drain step's output nor the burst's bytes can make a level due. Both
-// premises are asserted: the estimate owes nothing after the burst, and no
-// compaction but the drain step ran.
+// What stops is read from the drain itself (VlsmRestClock::drain_armed), not
+// from L0's depth: once the drain step installs, L1 may hold fewer bytes
+// (the step drops overwritten and deleted keys), the depth trigger in force
+// falls with L1 (RangedDepthTrigger), and due steps may then thin L0 to one
+// run whatever the drain does. An earlier form of this test asserted L0
+// still deep after the stop, and failed once in a fresh clone's run: due
+// steps ran after the drain step in 5 of 12 runs here of a variant that
+// counted them.
 TEST(VlsmDrainAtRestTest, FlushStopsTheDrain) {
   auto steps = std::make_shared<DrainSteps>();
   const std::string dir = TestDir("flush_stops");
@@ -266,15 +271,6 @@ TEST(VlsmDrainAtRestTest, FlushStopsTheDrain) {
   Workload w(13);
   ASSERT_NO_FATAL_FAILURE(LoadDeepL0(db.get(), &model, &w));
   ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "loaded"));
-  // L1's target 16x: the byte rule's target becomes its memtable cap
-  // ((slowdown - 2) memtables, about twice what a settled L0 holds), and
-  // L1 stays under its target whatever the drain step adds to it.
-  const Options opened = db->GetOptions();
-  ASSERT_TRUE(db->SetOptions({{"max_bytes_for_level_base",
-                               std::to_string(
-                                   16 * opened.max_bytes_for_level_base)}})
-                  .ok());
-  const int others_before = steps->others();
 
   // The first step holds until released; the clock never comes to rest
   // (an hour), so only a drain left armed could take a second step.
@@ -293,20 +289,14 @@ TEST(VlsmDrainAtRestTest, FlushStopsTheDrain) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   const int began_before_burst = steps->began();
-  // The burst, while the step is held: keys above every loaded key.
+  const bool armed_before_burst = DrainArmed(db.get());
+  // The burst, while the step is held.
   bool flushed = false;
-  uint64_t owed_after_burst = 0;
+  bool armed_after_burst = true;
   if (began_before_burst == 1) {
-    for (int i = 0; i < 50; ++i) {
-      char key[16];
-      std::snprintf(key, sizeof(key), "z%04d", i);
-      const std::string value(100, static_cast<char>('a' + i % 26));
-      ASSERT_TRUE(db->Put(WriteOptions(), key, value).ok());
-      model[key] = value;
-    }
+    w.Run(db.get(), &model, 600);
     flushed = db->Flush(FlushOptions()).ok();
-    owed_after_burst =
-        IntProperty(db.get(), "rocksdb.estimate-pending-compaction-bytes");
+    armed_after_burst = DrainArmed(db.get());
   }
   const bool step_was_held = steps->input_bytes().empty();
   {
@@ -319,13 +309,11 @@ TEST(VlsmDrainAtRestTest, FlushStopsTheDrain) {
   ASSERT_TRUE(flushed);
   EXPECT_TRUE(step_was_held) << "the burst's flush waited for the step";
   ASSERT_TRUE(waited.ok()) << waited.ToString();
-  // The premises: the burst made nothing due, and nothing else ran.
-  ASSERT_EQ(owed_after_burst, 0u) << "the burst made a compaction due";
-  ASSERT_EQ(steps->others(), others_before)
-      << "a compaction other than the drain step ran after the burst";
+  EXPECT_TRUE(armed_before_burst) << "the step ran with the drain disarmed";
+  EXPECT_FALSE(armed_after_burst) << "the burst's flush left the drain armed";
+  EXPECT_FALSE(DrainArmed(db.get())) << "armed again after the step";
   EXPECT_EQ(steps->began(), 1);
   EXPECT_EQ(steps->input_bytes().size(), 1u);
-  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "the drain stopped"));
   ASSERT_NO_FATAL_FAILURE(ExpectEqualsModel(db.get(), model, nullptr, "after"));
   ASSERT_TRUE(db->Close().ok());
 }
