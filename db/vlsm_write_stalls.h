@@ -81,10 +81,12 @@ bool VlsmLevelDueNow(const VersionStorageInfo& vstorage,
 // The liveness rule of the vLSM layouts, checked at every install of a new
 // version (patch 0013, ColumnFamilyData::RecalculateWriteStallConditions):
 // when writes may wait on compaction (the estimate of pending compaction
-// bytes is above zero, or L0's stall count is at most one below the slowdown
-// trigger, where Flush() waits), some level has work due now
-// (VlsmLevelDueNow) or a compaction is running (some file is being
-// compacted). A state that breaks it could leave writers and Flush()
+// bytes is above zero; or L0's stall count is at the slowdown trigger, or
+// one below it and at least L0's compaction trigger, where Flush() waits),
+// some level has work due now (VlsmLevelDueNow) or a compaction is running
+// (some file is being compacted). Before it calls a state broken it
+// computes the estimate again, as the version's may be stale (upstream
+// does not score a version again after a compaction fails at shutdown). A state that breaks it could leave writers and Flush()
 // waiting for good: the estimate owes work no rule makes due, or a stall
 // trigger counts what no step lowers. Nothing is checked under stock
 // priorities or with auto compactions disabled. Returns whether the rule

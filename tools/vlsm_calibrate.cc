@@ -19,7 +19,10 @@
 //      (settle_drain_read_bytes). (With the drain running during R, those
 //      L1 -> L2 steps counted in R: 150-300 MiB over E in ycsb's pairs.);
 // and reports E, R, and L0's peak bytes and depth during the phase (sampled
-// every 20 ms) and L0's bytes after the settle. Trivial moves read nothing,
+// every 20 ms) and L0's bytes after the settle; and, for the writes, the
+// estimate's peak and how long writes were delayed or stopped (samples of
+// rocksdb.actual-delayed-write-rate and rocksdb.is-write-stopped), so that
+// a flat-out load shows what the limits cost it. Trivial moves read nothing,
 // so with sequential keys R is about 0 whatever E owes.
 //
 // Key orders, over a key space of phases x phase_keys:
@@ -90,28 +93,51 @@ class CompactionInputMeter : public EventListener {
   std::atomic<uint64_t> drain_bytes_{0};
 };
 
-// Samples L0's bytes and depth every 20 ms; Take() returns the peaks since
-// the last call.
-class L0Sampler {
+// Samples every 20 ms what a phase's writes meet: L0's bytes and depth, the
+// estimate (its peak: what the soft and hard limits compared), and whether
+// writes were delayed or stopped (the samples' count, in seconds).
+// Take() returns the figures since the last call.
+class PhaseSampler {
  public:
-  explicit L0Sampler(DB* db) : db_(db), thread_([this] { Run(); }) {}
-  ~L0Sampler() {
+  struct Figures {
+    uint64_t l0_peak_bytes = 0, l0_peak_depth = 0, estimate_peak_bytes = 0;
+    double delayed_seconds = 0, stopped_seconds = 0;
+  };
+  explicit PhaseSampler(DB* db) : db_(db), thread_([this] { Run(); }) {}
+  ~PhaseSampler() {
     stop_ = true;
     thread_.join();
   }
-  std::pair<uint64_t, uint64_t> Take() {
-    return {peak_bytes_.exchange(0), peak_depth_.exchange(0)};
+  Figures Take() {
+    Figures f;
+    f.l0_peak_bytes = peak_bytes_.exchange(0);
+    f.l0_peak_depth = peak_depth_.exchange(0);
+    f.estimate_peak_bytes = peak_estimate_.exchange(0);
+    f.delayed_seconds = delayed_.exchange(0) * kPeriod.count() / 1000.0;
+    f.stopped_seconds = stopped_.exchange(0) * kPeriod.count() / 1000.0;
+    return f;
   }
 
  private:
+  static constexpr std::chrono::milliseconds kPeriod{20};
   void Run() {
     while (!stop_) {
-      uint64_t bytes = 0, depth = 0;
+      uint64_t bytes = 0, depth = 0, estimate = 0, stopped = 0, delayed = 0;
       db_->GetIntProperty(VlsmProperties::kL0Bytes, &bytes);
       db_->GetIntProperty(VlsmProperties::kL0Depth, &depth);
+      db_->GetIntProperty(DB::Properties::kEstimatePendingCompactionBytes,
+                          &estimate);
+      db_->GetIntProperty(DB::Properties::kIsWriteStopped, &stopped);
+      db_->GetIntProperty(DB::Properties::kActualDelayedWriteRate, &delayed);
       Raise(&peak_bytes_, bytes);
       Raise(&peak_depth_, depth);
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      Raise(&peak_estimate_, estimate);
+      if (stopped != 0) {
+        stopped_.fetch_add(1);
+      } else if (delayed != 0) {
+        delayed_.fetch_add(1);
+      }
+      std::this_thread::sleep_for(kPeriod);
     }
   }
   static void Raise(std::atomic<uint64_t>* peak, uint64_t v) {
@@ -123,6 +149,9 @@ class L0Sampler {
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> peak_bytes_{0};
   std::atomic<uint64_t> peak_depth_{0};
+  std::atomic<uint64_t> peak_estimate_{0};
+  std::atomic<uint64_t> delayed_{0};
+  std::atomic<uint64_t> stopped_{0};
   std::thread thread_;
 };
 
@@ -141,19 +170,24 @@ std::string LevelsMiB(DB* db) {
 class KeyOrder {
  public:
   static constexpr uint64_t kStreams = 8;
-  KeyOrder(const std::string& name, uint64_t key_space, uint64_t seed)
-      : name_(name), key_space_(key_space), rng_(seed) {
+  // uniform draws from `shared` (the generator the values' bytes come from
+  // too), as the tool did before the other orders, so that its runs repeat
+  // the committed ones; the others from their own generator, seeded `seed`.
+  KeyOrder(const std::string& name, uint64_t key_space, uint64_t seed,
+           std::mt19937_64* shared)
+      : name_(name), key_space_(key_space), rng_(seed), shared_(shared) {
     if (name == "zipfian") {
       chooser_ = std::make_unique<ycsb::ScrambledZipfianChooser>(key_space);
     } else if (name == "hotset") {
       chooser_ = std::make_unique<ycsb::HotspotChooser>(0, key_space, 0.2, 0.8);
-    } else if (name == "uniform") {
-      chooser_ = std::make_unique<ycsb::UniformChooser>(0, key_space);
     }
   }
   uint64_t Next() {
     if (chooser_ != nullptr) {
       return chooser_->Next(&rng_);
+    }
+    if (name_ == "uniform") {
+      return (*shared_)() % key_space_;
     }
     if (name_ == "streams") {
       const uint64_t stream = written_ % kStreams;
@@ -169,6 +203,7 @@ class KeyOrder {
   std::string name_;
   uint64_t key_space_;
   ycsb::Random64 rng_;
+  std::mt19937_64* shared_;
   std::unique_ptr<ycsb::KeyChooser> chooser_;
   uint64_t written_ = 0;
 };
@@ -227,11 +262,13 @@ int Main(int argc, char** argv) {
   for (char& c : value) c = static_cast<char>('a' + rng() % 26);
   WriteOptions wo;
   wo.disableWAL = true;
-  KeyOrder order(keys, key_space, seed);
+  KeyOrder order(keys, key_space, seed, &rng);
   std::vector<double> ratios;
   int64_t worst_shortfall = INT64_MIN;
   uint64_t peak_bytes = 0, peak_depth = 0, settled_max = 0;
-  L0Sampler sampler(db.get());
+  uint64_t estimate_peak = 0;
+  double write_seconds = 0, delayed_seconds = 0, stopped_seconds = 0;
+  PhaseSampler sampler(db.get());
   for (uint64_t phase = 1; phase <= phases; ++phase) {
     const auto t0 = std::chrono::steady_clock::now();
     for (uint64_t n = 0; n < phase_keys; ++n) {
@@ -255,6 +292,8 @@ int Main(int argc, char** argv) {
     // The tree E was read on, level by level (MiB), to tell its terms apart.
     const std::string levels = LevelsMiB(db.get());
     const auto t1 = std::chrono::steady_clock::now();
+    // The writes' figures, before the settle's.
+    const PhaseSampler::Figures writing = sampler.Take();
     s = db->WaitForCompact(WaitForCompactOptions());
     if (!s.ok()) return Fail("WaitForCompact: " + s.ToString());
     const uint64_t r = meter->bytes() - read_before;
@@ -268,9 +307,18 @@ int Main(int argc, char** argv) {
     const std::string levels_settled = LevelsMiB(db.get());
     uint64_t settled = 0;
     db->GetIntProperty(VlsmProperties::kL0Bytes, &settled);
-    const auto peaks = sampler.Take();
-    peak_bytes = std::max(peak_bytes, peaks.first);
-    peak_depth = std::max(peak_depth, peaks.second);
+    const PhaseSampler::Figures settling = sampler.Take();
+    peak_bytes = std::max({peak_bytes, writing.l0_peak_bytes,
+                           settling.l0_peak_bytes});
+    const uint64_t phase_peak_bytes =
+        std::max(writing.l0_peak_bytes, settling.l0_peak_bytes);
+    const uint64_t phase_peak_depth =
+        std::max(writing.l0_peak_depth, settling.l0_peak_depth);
+    peak_depth = std::max(peak_depth, phase_peak_depth);
+    estimate_peak = std::max(estimate_peak, writing.estimate_peak_bytes);
+    write_seconds += std::chrono::duration<double>(t1 - t0).count();
+    delayed_seconds += writing.delayed_seconds;
+    stopped_seconds += writing.stopped_seconds;
     settled_max = std::max(settled_max, settled);
     worst_shortfall = std::max(worst_shortfall, static_cast<int64_t>(r) -
                                                     static_cast<int64_t>(e));
@@ -282,9 +330,13 @@ int Main(int argc, char** argv) {
         ", \"settle_drain_read_bytes\": %" PRIu64 ", \"l0_peak_bytes\": %" PRIu64
         ", \"l0_peak_depth\": %" PRIu64 ", \"l0_settled_bytes\": %" PRIu64
         ", \"levels_mib_at_estimate\": [%s], \"levels_mib_settled\": [%s]"
+        ", \"estimate_peak_bytes\": %" PRIu64
+        ", \"write_delayed_seconds\": %.2f, \"write_stopped_seconds\": %.2f"
         ", \"write_seconds\": %.1f, \"settle_seconds\": %.1f}\n",
-        phase, e, r, drained, peaks.first, peaks.second, settled, levels.c_str(),
-        levels_settled.c_str(),
+        phase, e, r, drained, phase_peak_bytes, phase_peak_depth, settled,
+        levels.c_str(),
+        levels_settled.c_str(), writing.estimate_peak_bytes,
+        writing.delayed_seconds, writing.stopped_seconds,
         std::chrono::duration<double>(t1 - t0).count(),
         std::chrono::duration<double>(t2 - t1).count());
     std::fflush(stdout);
@@ -295,13 +347,16 @@ int Main(int argc, char** argv) {
       ", \"pairs_r_at_least_32mib\": %zu, \"median_e_over_r\": %s"
       ", \"worst_r_minus_e\": %" PRId64 ", \"l0_peak_bytes\": %" PRIu64
       ", \"l0_peak_depth\": %" PRIu64 ", \"l0_settled_bytes_max\": %" PRIu64
+      ", \"estimate_peak_bytes\": %" PRIu64 ", \"write_seconds\": %.1f"
+      ", \"write_delayed_seconds\": %.2f, \"write_stopped_seconds\": %.2f"
       "}\n",
       keys.c_str(), phases, ratios.size(),
       ratios.empty()
           ? "null"
           : std::to_string((ratios[(ratios.size() - 1) / 2] +
                             ratios[ratios.size() / 2]) / 2).c_str(),
-      worst_shortfall, peak_bytes, peak_depth, settled_max);
+      worst_shortfall, peak_bytes, peak_depth, settled_max, estimate_peak,
+      write_seconds, delayed_seconds, stopped_seconds);
   return 0;
 }
 

@@ -18,9 +18,10 @@
 // costing its bytes plus the bytes of the next level it overlaps (by user
 // key, as a compaction takes its inputs: L2OverlapPerL1File), or nothing
 // when it moves trivially, until the walked bytes cover the excess. A file
-// moves trivially as Compaction::IsTrivialMove decides for one file: it
-// overlaps nothing in the next level, and it and the level after that
-// under it take at most max_compaction_bytes. What the walk moves flows into the next level. Past the
+// moves trivially as Compaction::IsTrivialMove decides for one file: the
+// two levels' files are written alike (the same compression for both, one
+// data path), it overlaps nothing in the next level, and it and the level
+// after that under it take at most max_compaction_bytes. What the walk moves flows into the next level. Past the
 // level's last file (an inflow larger than the level) the rest is priced at
 // upstream's ratio, and at nothing when the next level is empty, as
 // upstream prices it.
@@ -39,14 +40,24 @@
 // charges 4 x (1 + 35 / 12), about 15.7. L2 then holds 35 + 4, still
 // under its target: nothing more is owed.
 //
-// What the walk leaves out, each tested or measured against the picker
-// (vlsm_picker_test's PricedLevelsTest): it is the version's, static, so
-// L1 files that the due L0 steps will grow are priced as they are now; the
-// picker skips a file whose range in the next level a running compaction
-// writes, and takes a later one; and it grows a would-be trivial move by up
-// to three neighbours with nothing under them before it checks the level
-// after (TryExtendNonL0TrivialMove), so a grown move that then fails that
-// check rewrites neighbours the walk prices at nothing.
+// What the walk leaves out (vlsm_picker_test's PricedLevelsTest runs it
+// against the picker where none of this arises):
+//   - it is the version's, static: L1 files that the due L0 steps will
+//     grow are priced as they are now;
+//   - the picker skips a file whose range in the next level a running
+//     compaction writes, and takes a later one;
+//   - the picker merges start-level neighbours into one compaction where
+//     they add no next-level file (SetupOtherInputs, clean cuts); the walk
+//     prices them one by one;
+//   - it grows a would-be trivial move by up to three neighbours with
+//     nothing under them before it checks the level after
+//     (TryExtendNonL0TrivialMove), so a grown move that then fails that
+//     check rewrites neighbours the walk prices at nothing;
+//   - a user SstPartitioner that refuses a move, and per-key placement,
+//     are not asked;
+//   - below L1 upstream sorts only the first 50 files of a level by
+//     kMinOverlappingRatio (kNumberFilesToSort); the walk follows that
+//     order, the rest in key order, as the picker does for that version.
 //
 // Cost. The walks' prefix sums are built once per version, when it is
 // prepared (patch 0020, outside the DB mutex, beside the picker's order);
@@ -63,6 +74,7 @@ namespace ROCKSDB_NAMESPACE {
 
 class VersionStorageInfo;
 struct FileMetaData;
+struct ImmutableOptions;
 struct MutableCFOptions;
 
 // One level's files in the order the picker takes them, as prefix sums:
@@ -88,13 +100,26 @@ uint64_t VlsmFileStepReadBytes(uint64_t file_bytes, uint64_t next_overlap,
 // `order` the picker's order over them (indexes into `files`; empty, or of
 // another size, when the version has none: then key order), `next` and
 // `grandparents` the two levels below (the second empty past the last
-// level), sorted by key.
+// level), sorted by key. moves_allowed: whether a file of this level can
+// move to the next at all (VlsmTrivialMovesAllowed); if not, every file
+// pays its bytes and its overlap.
 VlsmLevelWalk BuildVlsmLevelWalk(const std::vector<FileMetaData*>& files,
                                  const std::vector<int>& order,
                                  const std::vector<FileMetaData*>& next,
                                  const std::vector<FileMetaData*>& grandparents,
                                  const Comparator* ucmp,
-                                 uint64_t max_compaction_bytes);
+                                 uint64_t max_compaction_bytes,
+                                 bool moves_allowed = true);
+
+// Whether a file of `level` can move trivially into level + 1 at all, by
+// what Compaction::IsTrivialMove asks of the whole compaction: one data
+// path (`data_paths`, the column family's cf_paths), and the same
+// compression for both levels (GetCompressionType's rule: bottommost_
+// compression for the last non-empty level and below, else
+// compression_per_level, else compression).
+bool VlsmTrivialMovesAllowed(const VersionStorageInfo& vstorage,
+                             const MutableCFOptions& moptions, int level,
+                             size_t data_paths);
 
 // What the fewest files, taken in the walk's order, whose bytes reach
 // `need` move and read; all the level's files when they do not reach it.
@@ -111,9 +136,10 @@ class VlsmLevelWalks {
   // orders[level]: the picker's order of the level's files (the version's
   // files_by_compaction_pri_, which the version hands out only once it is
   // finalized); a level without one is walked in key order.
+  // data_paths: the column family's cf_paths (VlsmTrivialMovesAllowed).
   VlsmLevelWalks(const VersionStorageInfo& vstorage,
                  const std::vector<std::vector<int>>& orders,
-                 uint64_t max_compaction_bytes);
+                 const MutableCFOptions& moptions, size_t data_paths);
   // The walk of `level`; an empty walk for L0, the last level and levels
   // out of range.
   const VlsmLevelWalk& level(int level) const;
@@ -130,13 +156,13 @@ class VlsmLevelWalks {
 std::shared_ptr<const VlsmLevelWalks> BuildVlsmLevelWalks(
     const VersionStorageInfo& vstorage,
     const std::vector<std::vector<int>>& orders,
-    const MutableCFOptions& moptions);
+    const ImmutableOptions& ioptions, const MutableCFOptions& moptions);
 
 // The walks the version holds, or, for a version that has none (prepared
 // under a stock priority and switched live since), ones built now in key
 // order: the picker's order of such a version is stock's, and the version
 // may not be finalized yet (ComputeCompactionScore runs before), when it
-// does not hand the order out.
+// does not hand the order out; with one data path assumed.
 std::shared_ptr<const VlsmLevelWalks> VlsmLevelWalksOf(
     const VersionStorageInfo& vstorage, const MutableCFOptions& moptions);
 

@@ -91,7 +91,15 @@ def judge(system, keys, pairs, opts, vlsm, io_worst):
                "pairs_r_at_least_32mib": len(ratios),
                "median_e_over_r": statistics.median(ratios) if ratios else None,
                "worst_r_minus_e_mib": max(shortfalls) / MIB,
-               "r_minus_e_bound_mib": bound / MIB, "failed": []}
+               "r_minus_e_bound_mib": bound / MIB, "failed": [],
+               # What the flat-out writes met (older .jsonl files lack them).
+               "write_seconds": sum(p.get("write_seconds", 0) for p in pairs),
+               "write_delayed_seconds": sum(p.get("write_delayed_seconds", 0)
+                                            for p in pairs),
+               "write_stopped_seconds": sum(p.get("write_stopped_seconds", 0)
+                                            for p in pairs),
+               "estimate_peak_mib": max(p.get("estimate_peak_bytes", 0)
+                                        for p in pairs) / MIB}
     if keys in RANDOM_ORDERS:
         if not ratios:
             verdict["failed"].append("no pair with R >= 32 MiB")
@@ -150,14 +158,17 @@ def main():
     with open(os.path.join(args.out_dir, "calibration.json"), "w") as f:
         json.dump(verdicts, f, indent=1)
     print(f"{'system':22} {'keys':10} {'pairs':>5} {'E/R':>6} "
-          f"{'R-E max':>8} {'bound':>7}  L0 peak/depth/settled  verdict")
+          f"{'R-E max':>8} {'bound':>7}  L0 peak/depth/settled  "
+          f"{'write s':>7} {'slow s':>6} {'stop s':>6} {'E peak':>7}  verdict")
     for v in verdicts:
         ratio = f"{v['median_e_over_r']:.2f}" if v["median_e_over_r"] else "-"
         l0 = (f"{v['l0_peak_mib']:.0f} MiB/{v['l0_peak_depth']}/"
               f"{v['l0_settled_mib']:.0f} MiB" if "l0_peak_mib" in v else "-")
         print(f"{v['system']:22} {v['keys']:10} {v['pairs']:>5} {ratio:>6} "
               f"{v['worst_r_minus_e_mib']:>7.0f}M {v['r_minus_e_bound_mib']:>6.0f}M"
-              f"  {l0:22} {'; '.join(v['failed']) or 'pass'}")
+              f"  {l0:22} {v['write_seconds']:>7.1f} "
+              f"{v['write_delayed_seconds']:>6.1f} {v['write_stopped_seconds']:>6.1f} "
+              f"{v['estimate_peak_mib']:>6.0f}M  {'; '.join(v['failed']) or 'pass'}")
     return 1 if any(v["failed"] for v in verdicts) else 0
 
 

@@ -13,6 +13,7 @@
 // pending-compaction limits scaled alike (4 and 8 MiB), one compaction
 // thread, and the options given as a string through the public API, as a
 // user would.
+#include <atomic>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -29,6 +30,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/options.h"
 #include "rocksdb/vlsm.h"
+#include "test_util/sync_point.h"
 #include "tests/test_dir.h"
 #include "tests/vlsm/read_order_checker.h"
 
@@ -201,6 +203,59 @@ TEST(VlsmLivenessTest, UniformKeysFlushReturns) {
         return KeyOf("user", (n * 40503u) & 0xffff);
       },
       kKeys);
+}
+
+// The check runs where it must, at every install of a version (patch 0013,
+// RecalculateWriteStallConditions): an estimate made to owe what no rule
+// makes due (the sync point "VlsmEstimateCompactionBytes:Owed", as a bug in
+// the estimate would) is found at the next flush's install, counted in the
+// DB property, logged, and announced through "VlsmCheckLiveness:Broken"
+// (which keeps a build with assertions running). A lost hook, or a check
+// that never fires, fails here.
+TEST(VlsmLivenessTest, TheCheckFiresAtAnInstallWhenTheRuleBreaks) {
+#ifdef NDEBUG
+  GTEST_SKIP() << "needs sync points (a build with assertions)";
+#else
+  const std::string path = TestPath("VlsmLivenessTest", "broken_on_purpose");
+  Options options = ScaledRangedOptions();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(options, path, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+  uint64_t before = 0;
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kLivenessBreaks, &before));
+  ASSERT_TRUE(db->Put(WriteOptions(), "a", "1").ok());
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  uint64_t after = 0;
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kLivenessBreaks, &after));
+  ASSERT_EQ(after, before) << "a flush and its step, nothing owed";
+
+  std::atomic<int> announced{0};
+  SyncPoint::GetInstance()->SetCallBack(
+      "VlsmEstimateCompactionBytes:Owed",
+      [](void* arg) { *static_cast<uint64_t*>(arg) += 1 << 20; });
+  SyncPoint::GetInstance()->SetCallBack("VlsmCheckLiveness:Broken",
+                                        [&](void* arg) {
+                                          *static_cast<bool*>(arg) = true;
+                                          announced.fetch_add(1);
+                                        });
+  SyncPoint::GetInstance()->EnableProcessing();
+  // The flush's file is due (an L1 this small keeps the depth trigger at
+  // 1), so the flush's install holds the rule; the step that moves it to
+  // L1 installs a version with nothing due and the injected debt.
+  ASSERT_TRUE(db->Put(WriteOptions(), "b", "2").ok());
+  ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  SyncPoint::GetInstance()->DisableProcessing();
+  SyncPoint::GetInstance()->ClearAllCallBacks();
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kLivenessBreaks, &after));
+  EXPECT_GT(after, before);
+  EXPECT_EQ(static_cast<uint64_t>(announced.load()), after - before);
+  db.reset();
+  EXPECT_TRUE(LogReportsBrokenLiveness(path));
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+#endif
 }
 
 }  // namespace
