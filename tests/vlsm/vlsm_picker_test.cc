@@ -954,6 +954,19 @@ class PricedLevelsTest : public VlsmPickerTest {
     return p;
   }
 
+  // The header's worked example (vlsm_level_walk.h): L1 in pick order A
+  // (2 MiB, nothing under it), B (2 over 3 of L2), C (2 over 12), D (2 over
+  // 20); L2 35 MiB.
+  void AddWorkedExample() {
+    AddSpan(1, 0, 9, 2 * kMiB);    // A
+    AddSpan(1, 20, 29, 2 * kMiB);  // B
+    AddSpan(1, 40, 49, 2 * kMiB);  // C
+    AddSpan(1, 60, 69, 2 * kMiB);  // D
+    AddSpan(2, 22, 25, 3 * kMiB);
+    AddSpan(2, 42, 45, 12 * kMiB);
+    AddSpan(2, 62, 65, 20 * kMiB);
+  }
+
   uint64_t next_number_ = 100;
 };
 
@@ -962,13 +975,7 @@ class PricedLevelsTest : public VlsmPickerTest {
 // and B (2 MiB over 3 of L2): 4 MiB moved, 5 read. L2's 35 + 4 MiB stay
 // under its target. Upstream's ratio would owe 4 x (1 + 35 / 12) of L1.
 TEST_P(PricedLevelsTest, TheWorkedExample) {
-  AddSpan(1, 0, 9, 2 * kMiB);    // A
-  AddSpan(1, 20, 29, 2 * kMiB);  // B
-  AddSpan(1, 40, 49, 2 * kMiB);  // C
-  AddSpan(1, 60, 69, 2 * kMiB);  // D
-  AddSpan(2, 22, 25, 3 * kMiB);
-  AddSpan(2, 42, 45, 12 * kMiB);
-  AddSpan(2, 62, 65, 20 * kMiB);
+  AddWorkedExample();
   Finalize();
   EXPECT_EQ(vstorage_->estimated_compaction_needed_bytes(), 0u)
       << "L1 at its target owes nothing";
@@ -1008,13 +1015,7 @@ TEST_P(PricedLevelsTest, TheVersionsEstimateIsTheWalksPrice) {
 TEST_P(PricedLevelsTest, NoTrivialMovesWhereCompressionDiffers) {
   mutable_cf_options_.compression = kNoCompression;
   mutable_cf_options_.bottommost_compression = kZSTD;
-  AddSpan(1, 0, 9, 2 * kMiB);    // A
-  AddSpan(1, 20, 29, 2 * kMiB);  // B
-  AddSpan(1, 40, 49, 2 * kMiB);  // C
-  AddSpan(1, 60, 69, 2 * kMiB);  // D
-  AddSpan(2, 22, 25, 3 * kMiB);
-  AddSpan(2, 42, 45, 12 * kMiB);
-  AddSpan(2, 62, 65, 20 * kMiB);
+  AddWorkedExample();
   Finalize();
   const L0DebtTerm l0{4 * kMiB, 0};
   EXPECT_EQ(VlsmEstimateCompactionBytes(*vstorage_, mutable_cf_options_, l0),
