@@ -159,8 +159,8 @@ std::shared_ptr<const VlsmLevelWalks> BuildVlsmLevelWalks(
     const ImmutableOptions& ioptions, const MutableCFOptions& moptions);
 
 // The walks the version holds, or, for a version that has none (prepared
-// under a stock priority and switched live since), ones built now in key
-// order: the picker's order of such a version is stock's, and the version
+// under a stock priority: by a flush or compaction that began before a live
+// switch to a vLSM layout), ones built now in key order: the picker's order of such a version is stock's, and the version
 // may not be finalized yet (ComputeCompactionScore runs before), when it
 // does not hand the order out; with one data path assumed.
 std::shared_ptr<const VlsmLevelWalks> VlsmLevelWalksOf(
