@@ -26,6 +26,16 @@ int VlsmL0StallCount(const VersionStorageInfo& vstorage,
                           moptions.write_buffer_size);
 }
 
+void VlsmRescoreL0StallCount(VersionStorageInfo* vstorage,
+                             const ImmutableOptions& ioptions,
+                             const MutableCFOptions& moptions) {
+  if (ioptions.compaction_style != kCompactionStyleLevel) {
+    return;
+  }
+  vstorage->set_l0_delay_trigger_count(VlsmL0StallCount(
+      *vstorage, moptions, static_cast<int>(vstorage->LevelFiles(0).size())));
+}
+
 L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
                             const MutableCFOptions& moptions) {
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);

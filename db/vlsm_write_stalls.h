@@ -13,6 +13,7 @@ namespace ROCKSDB_NAMESPACE {
 
 class Logger;
 class VersionStorageInfo;
+struct ImmutableOptions;
 struct MutableCFOptions;
 
 // The count the write stall triggers (level0_slowdown_writes_trigger,
@@ -30,6 +31,20 @@ struct MutableCFOptions;
 // the count it sets, VersionStorageInfo::l0_delay_trigger_count().
 int VlsmL0StallCount(const VersionStorageInfo& vstorage,
                      const MutableCFOptions& moptions, int stock_count);
+
+// Sets the version's L0 stall count again (VlsmL0StallCount) under the
+// options its scores are computed with. Why: VersionStorageInfo::
+// CalculateBaseBytes sets it (patch 0004) under the options the version was
+// prepared with, and a flush or compaction that began before a SetOptions
+// switching compaction_pri prepares its version under the old ones; the
+// count was then a file count while the scores and the estimate were the
+// ranged layout's, and writes slowed on a count no ranged step lowers.
+// Patch 0021 calls it first in ComputeCompactionScore. Under level
+// compaction and a stock priority it sets the same file count; under other
+// compaction styles it does nothing (their count is not L0's files).
+void VlsmRescoreL0StallCount(VersionStorageInfo* vstorage,
+                             const ImmutableOptions& ioptions,
+                             const MutableCFOptions& moptions);
 
 // L0's term of the estimate of pending compaction bytes
 // (VersionStorageInfo::EstimateCompactionBytesNeeded, patch 0015): the L0

@@ -309,7 +309,7 @@ TEST(VlsmDrainAtRestTest, FlushStopsTheDrain) {
   ASSERT_TRUE(flushed);
   EXPECT_TRUE(step_was_held) << "the burst's flush waited for the step";
   ASSERT_TRUE(waited.ok()) << waited.ToString();
-  EXPECT_TRUE(armed_before_burst) << "the step ran with the drain disarmed";
+  ASSERT_TRUE(armed_before_burst) << "the step ran with the drain disarmed";
   EXPECT_FALSE(armed_after_burst) << "the burst's flush left the drain armed";
   EXPECT_FALSE(DrainArmed(db.get())) << "armed again after the step";
   EXPECT_EQ(steps->began(), 1);

@@ -247,6 +247,9 @@ TEST(VlsmLivenessTest, TheCheckFiresAtAnInstallWhenTheRuleBreaks) {
   ASSERT_TRUE(db->Put(WriteOptions(), "b", "2").ok());
   ASSERT_TRUE(db->Flush(FlushOptions()).ok());
   ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  // The premise: the step ran while the injection was on (L0 is empty).
+  ASSERT_EQ(Property(db.get(), "rocksdb.num-files-at-level0"), "0")
+      << "the flush's file was not stepped to L1";
   SyncPoint::GetInstance()->DisableProcessing();
   SyncPoint::GetInstance()->ClearAllCallBacks();
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kLivenessBreaks, &after));
