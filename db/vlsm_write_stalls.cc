@@ -46,10 +46,8 @@ L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
     if (l0.empty() || !has_base) {
       return {};
     }
-    const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
-    return RangedL0Debt(model->SpansNow(l0), SpansOf(vstorage.LevelFiles(base)),
-                        vstorage.user_comparator(),
-                        RangedL0TriggersOf(vstorage, moptions), &model->ends());
+    return VlsmL0ModelOf(vstorage)->DebtNow(
+        l0, vstorage.LevelFiles(base), RangedL0TriggersOf(vstorage, moptions));
   }
   // Stock's test and sums, as EstimateCompactionBytesNeeded had them.
   const uint64_t l0_bytes = TotalFileSize(l0);
@@ -75,10 +73,7 @@ bool VlsmLevelDueNow(const VersionStorageInfo& vstorage,
     if (files.empty()) {
       return false;
     }
-    const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
-    return RangedL0Score(model->SpansNow(files), vstorage.user_comparator(),
-                         RangedL0TriggersOf(vstorage, moptions),
-                         &model->ends()) >= 1;
+    return RangedL0ScoreOf(vstorage, moptions) >= 1;
   }
   int free_files = 0;
   uint64_t free_bytes = 0;

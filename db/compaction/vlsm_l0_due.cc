@@ -160,43 +160,33 @@ std::vector<std::vector<size_t>> DueL0Seeds(
   return due;
 }
 
-double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
-                     const RangedL0Triggers& triggers,
-                     const std::vector<L0End>* all_ends) {
-  const double by_depth =
-      static_cast<double>(MaxDepth(l0, ucmp, /*count_busy=*/false, all_ends)) /
-      static_cast<double>(std::max(triggers.depth, 1));
+double RangedL0ScoreOfShape(int max_depth, uint64_t bytes,
+                            const RangedL0Triggers& triggers) {
+  const double by_depth = static_cast<double>(max_depth) /
+                          static_cast<double>(std::max(triggers.depth, 1));
   if (triggers.byte_target == 0) {
     return by_depth;
   }
-  const uint64_t bytes = CountedBytes(l0, nullptr,
-                                      /*count_busy=*/false);
   return std::max(by_depth, static_cast<double>(bytes) /
                                 static_cast<double>(triggers.byte_target));
 }
 
-L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
-                        const std::vector<KeySpan>& below,
-                        const Comparator* ucmp,
-                        const RangedL0Triggers& triggers,
-                        const std::vector<L0End>* all_ends) {
-  std::vector<size_t> seeds;
-  for (const std::vector<size_t>& s :
-       DueL0Seeds(l0, ucmp, triggers, /*count_busy=*/true, all_ends)) {
-    seeds.insert(seeds.end(), s.begin(), s.end());
-  }
-  // A running step is owed until it installs, due or not now (the trigger
-  // in force may have risen since it was picked).
-  for (size_t i = 0; i < l0.size(); ++i) {
-    if (l0[i].busy) {
-      seeds.push_back(i);
-    }
-  }
+double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
+                     const RangedL0Triggers& triggers,
+                     const std::vector<L0End>* all_ends) {
+  return RangedL0ScoreOfShape(
+      MaxDepth(l0, ucmp, /*count_busy=*/false, all_ends),
+      CountedBytes(l0, nullptr, /*count_busy=*/false), triggers);
+}
+
+namespace {
+
+// The term of the owed files (ascending indexes into l0, a closed set): their
+// bytes, and the bytes of the files below their key range.
+L0DebtTerm TermOf(const std::vector<KeySpan>& l0,
+                  const std::vector<size_t>& owed,
+                  const std::vector<KeySpan>& below, const Comparator* ucmp) {
   L0DebtTerm term;
-  if (seeds.empty()) {
-    return term;
-  }
-  const std::vector<size_t> owed = OlderOverlapClosure(l0, seeds, ucmp);
   for (size_t i : owed) {
     term.l0_bytes += l0[i].bytes;
   }
@@ -219,6 +209,58 @@ L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
     }
   }
   return term;
+}
+
+// The files of the due steps, busy files counted as present (so not
+// depending on which are busy), with `extra` seeds added; closed over older
+// overlapping files.
+std::vector<size_t> OwedFiles(const std::vector<KeySpan>& l0,
+                              const Comparator* ucmp,
+                              const RangedL0Triggers& triggers,
+                              const std::vector<L0End>* all_ends,
+                              std::vector<size_t> extra) {
+  std::vector<size_t> seeds = std::move(extra);
+  for (const std::vector<size_t>& s :
+       DueL0Seeds(l0, ucmp, triggers, /*count_busy=*/true, all_ends)) {
+    seeds.insert(seeds.end(), s.begin(), s.end());
+  }
+  if (seeds.empty()) {
+    return {};
+  }
+  return OlderOverlapClosure(l0, seeds, ucmp);
+}
+
+}  // namespace
+
+L0DebtAtRest RangedL0DebtAtRest(const std::vector<KeySpan>& l0,
+                                const std::vector<KeySpan>& below,
+                                const Comparator* ucmp,
+                                const RangedL0Triggers& triggers,
+                                const std::vector<L0End>* all_ends) {
+  L0DebtAtRest at_rest;
+  at_rest.triggers = triggers;
+  const std::vector<size_t> owed =
+      OwedFiles(l0, ucmp, triggers, all_ends, /*extra=*/{});
+  at_rest.owed = Marked(l0.size(), owed);
+  at_rest.term = TermOf(l0, owed, below, ucmp);
+  return at_rest;
+}
+
+L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
+                        const std::vector<KeySpan>& below,
+                        const Comparator* ucmp,
+                        const RangedL0Triggers& triggers,
+                        const std::vector<L0End>* all_ends) {
+  // A running step is owed until it installs, due or not now (the trigger
+  // in force may have risen since it was picked).
+  std::vector<size_t> busy;
+  for (size_t i = 0; i < l0.size(); ++i) {
+    if (l0[i].busy) {
+      busy.push_back(i);
+    }
+  }
+  return TermOf(l0, OwedFiles(l0, ucmp, triggers, all_ends, std::move(busy)),
+                below, ucmp);
 }
 
 }  // namespace ROCKSDB_NAMESPACE

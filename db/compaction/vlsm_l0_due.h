@@ -43,6 +43,10 @@ namespace ROCKSDB_NAMESPACE {
 struct RangedL0Triggers {
   int depth = 1;             // files over one key (RangedDepthTrigger)
   uint64_t byte_target = 0;  // L0 bytes; 0: no byte rule
+
+  bool operator==(const RangedL0Triggers& o) const {
+    return depth == o.depth && byte_target == o.byte_target;
+  }
 };
 
 // The seeds of the due steps (each ascending indexes into l0, the files
@@ -66,6 +70,10 @@ std::vector<std::vector<size_t>> DueL0Seeds(
 double RangedL0Score(const std::vector<KeySpan>& l0, const Comparator* ucmp,
                      const RangedL0Triggers& triggers,
                      const std::vector<L0End>* all_ends = nullptr);
+// The same score from L0's shape: `max_depth` files over its deepest key and
+// `bytes` in all, the files being compacted left out of both.
+double RangedL0ScoreOfShape(int max_depth, uint64_t bytes,
+                            const RangedL0Triggers& triggers);
 
 // L0's term of the estimate of pending compaction bytes: the L0 bytes of
 // the due steps (busy files counted), each file once, and the bytes of the
@@ -76,6 +84,26 @@ struct L0DebtTerm {
   uint64_t l0_bytes = 0;     // moves into the level below
   uint64_t below_bytes = 0;  // rewritten there
 };
+//
+// Busy files enter in one way only: a running step is owed until it
+// installs, due or not now. The due steps themselves count busy files as
+// present (count_busy), so what they owe depends on L0's files and the
+// triggers alone: a version computes it once, outside the DB mutex
+// (RangedL0DebtAtRest, kept by VlsmL0Model), and the term under the mutex
+// is that answer whenever every busy file is already among the owed ones,
+// as a running step's files are while it stays due. (Owed files are a
+// closure, everything reachable from the due seeds through older
+// overlapping files; a busy file inside it adds nothing reachable.)
+struct L0DebtAtRest {
+  RangedL0Triggers triggers;  // what it was computed for
+  std::vector<bool> owed;     // by index into l0: in a due step
+  L0DebtTerm term;            // the term with no busy file outside `owed`
+};
+L0DebtAtRest RangedL0DebtAtRest(const std::vector<KeySpan>& l0,
+                                const std::vector<KeySpan>& below,
+                                const Comparator* ucmp,
+                                const RangedL0Triggers& triggers,
+                                const std::vector<L0End>* all_ends = nullptr);
 L0DebtTerm RangedL0Debt(const std::vector<KeySpan>& l0,
                         const std::vector<KeySpan>& below,
                         const Comparator* ucmp,

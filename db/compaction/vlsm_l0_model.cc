@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
+#include "options/cf_options.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -58,6 +60,63 @@ std::vector<KeySpan> VlsmL0Model::SpansNow(
   return spans;
 }
 
+namespace {
+
+bool AnyBusy(const std::vector<FileMetaData*>& files) {
+  return std::any_of(files.begin(), files.end(), [](const FileMetaData* f) {
+    return f->being_compacted;
+  });
+}
+
+bool SameFiles(const std::vector<const FileMetaData*>& kept,
+               const std::vector<FileMetaData*>& files) {
+  return kept.size() == files.size() &&
+         std::equal(kept.begin(), kept.end(), files.begin());
+}
+
+}  // namespace
+
+void VlsmL0Model::KeepDebtAtRest(const std::vector<FileMetaData*>& below,
+                                 const RangedL0Triggers& triggers) {
+  below_.assign(below.begin(), below.end());
+  debt_at_rest_ = std::make_unique<const L0DebtAtRest>(
+      RangedL0DebtAtRest(spans_, SpansOf(below), ucmp_, triggers, &ends_));
+}
+
+double VlsmL0Model::ScoreNow(const std::vector<FileMetaData*>& l0,
+                             const RangedL0Triggers& triggers) const {
+  if (!AnyBusy(l0)) {
+    // Every file counts: the shape kept, no sweep.
+    return RangedL0ScoreOfShape(depth_, bytes_, triggers);
+  }
+  return RangedL0Score(SpansNow(l0), ucmp_, triggers, &ends_);
+}
+
+bool VlsmL0Model::DebtAtRestAnswers(const std::vector<FileMetaData*>& l0,
+                                    const std::vector<FileMetaData*>& below,
+                                    const RangedL0Triggers& triggers) const {
+  if (debt_at_rest_ == nullptr || !(debt_at_rest_->triggers == triggers) ||
+      !SameFiles(below_, below) || l0.size() != debt_at_rest_->owed.size()) {
+    return false;
+  }
+  // A busy file already owed adds nothing (vlsm_l0_due.h).
+  for (size_t i = 0; i < l0.size(); ++i) {
+    if (l0[i]->being_compacted && !debt_at_rest_->owed[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+L0DebtTerm VlsmL0Model::DebtNow(const std::vector<FileMetaData*>& l0,
+                                const std::vector<FileMetaData*>& below,
+                                const RangedL0Triggers& triggers) const {
+  if (DebtAtRestAnswers(l0, below, triggers)) {
+    return debt_at_rest_->term;
+  }
+  return RangedL0Debt(SpansNow(l0), SpansOf(below), ucmp_, triggers, &ends_);
+}
+
 bool VlsmL0Model::Describes(const std::vector<FileMetaData*>& l0) const {
   if (l0.size() != files_.size()) {
     return false;
@@ -81,13 +140,21 @@ std::shared_ptr<const VlsmL0Model> VlsmL0ModelOf(
 }
 
 std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
-    const VersionStorageInfo& vstorage, VlsmLayout layout) {
+    const VersionStorageInfo& vstorage, const MutableCFOptions& moptions) {
+  const VlsmLayout layout = moptions.vlsm_layout;
   const bool with_sublevels = VlsmBuildsL0Sublevels(layout);
   if (!IsVlsmLayout(layout) && !with_sublevels) {
     return nullptr;
   }
-  return std::make_shared<const VlsmL0Model>(
+  auto model = std::make_shared<VlsmL0Model>(
       vstorage.LevelFiles(0), vstorage.user_comparator(), with_sublevels);
+  const int base = vstorage.base_level();
+  if (layout == VlsmLayout::kRanged && !vstorage.LevelFiles(0).empty() &&
+      base >= 1 && base < vstorage.num_levels()) {
+    model->KeepDebtAtRest(vstorage.LevelFiles(base),
+                          RangedL0TriggersOf(vstorage, moptions));
+  }
+  return model;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

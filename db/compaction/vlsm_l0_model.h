@@ -28,13 +28,21 @@
 // Under kVlsmRanged the model also holds L0's sublevels, the sorted runs
 // reads take (vlsm_l0_sublevels.h): built here, once per version, instead
 // of at every read; on the write path outside the DB mutex (LogAndApply
-// releases it before it prepares the new version).
+// releases it before it prepares the new version). And it holds what L0's
+// due steps owe at rest (RangedL0DebtAtRest, vlsm_l0_due.h) for the
+// triggers in force when the version was prepared: the costly part of the
+// estimate (every due range closed over older files, at every install and
+// after every pick, under the mutex) is then a lookup. ScoreNow and DebtNow
+// answer from the kept shape when they can and compute the rule afresh when
+// they cannot (a busy file outside the owed ones, triggers changed by
+// SetOptions): the same answer either way, which the tests check.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "db/compaction/vlsm_l0_due.h"
 #include "db/compaction/vlsm_l0_ranges.h"
 #include "db/compaction/vlsm_l0_sublevels.h"
 #include "memory/arena.h"
@@ -43,6 +51,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 class VersionStorageInfo;
+struct MutableCFOptions;
 
 class VlsmL0Model {
  public:
@@ -69,6 +78,24 @@ class VlsmL0Model {
   // How many sublevels L0 splits into (computed now if not built).
   int SublevelCount() const;
 
+  // Keeps what L0's due steps owe at rest under `triggers`, with `below`
+  // (the base level's files, sorted by key) as the level they move into.
+  void KeepDebtAtRest(const std::vector<FileMetaData*>& below,
+                      const RangedL0Triggers& triggers);
+  // L0's score now (RangedL0Score over the spans with their busy flags now;
+  // l0: the same files).
+  double ScoreNow(const std::vector<FileMetaData*>& l0,
+                  const RangedL0Triggers& triggers) const;
+  // L0's term of the estimate now (RangedL0Debt), into `below`.
+  L0DebtTerm DebtNow(const std::vector<FileMetaData*>& l0,
+                     const std::vector<FileMetaData*>& below,
+                     const RangedL0Triggers& triggers) const;
+  // Whether DebtNow would answer from the kept term (for tests and the
+  // cost tool).
+  bool DebtAtRestAnswers(const std::vector<FileMetaData*>& l0,
+                         const std::vector<FileMetaData*>& below,
+                         const RangedL0Triggers& triggers) const;
+
  private:
   const Comparator* ucmp_;
   std::vector<const FileMetaData*> files_;
@@ -78,6 +105,9 @@ class VlsmL0Model {
   int depth_ = 0;
   Arena arena_;  // the sublevels' briefs
   std::unique_ptr<VlsmL0Sublevels> sublevels_;
+  // KeepDebtAtRest's answer and the level below it was computed against.
+  std::unique_ptr<const L0DebtAtRest> debt_at_rest_;
+  std::vector<const FileMetaData*> below_;
 };
 
 // The model the version holds (built when it was prepared), or one built now
@@ -89,9 +119,10 @@ std::shared_ptr<const VlsmL0Model> VlsmL0ModelOf(
 
 // The model a version being prepared keeps: built under the vLSM layouts,
 // null under stock priorities (whose decisions never ask; the DB properties
-// then build one on demand). Patch 0017 calls it from
-// VersionStorageInfo::PrepareForVersionAppend.
+// then build one on demand); under the ranged layout with the debt at rest
+// for the triggers of `moptions`. Patch 0017 calls it from
+// VersionStorageInfo::PrepareForVersionAppend, once the base level is known.
 std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
-    const VersionStorageInfo& vstorage, VlsmLayout layout);
+    const VersionStorageInfo& vstorage, const MutableCFOptions& moptions);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -223,6 +223,12 @@ RangedL0Triggers RangedL0TriggersOf(const VersionStorageInfo& vstorage,
   return t;
 }
 
+double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions) {
+  return VlsmL0ModelOf(vstorage)->ScoreNow(
+      vstorage.LevelFiles(0), RangedL0TriggersOf(vstorage, moptions));
+}
+
 void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
                                 const MutableCFOptions& moptions,
                                 int max_input_level,
@@ -232,10 +238,7 @@ void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
       VlsmPutL0Last(max_input_level, scores_by_level);
       break;
     case VlsmLayout::kRanged: {
-      const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
-      (*scores_by_level)[0] = RangedL0Score(
-          model->SpansNow(vstorage.LevelFiles(0)), vstorage.user_comparator(),
-          RangedL0TriggersOf(vstorage, moptions), &model->ends());
+      (*scores_by_level)[0] = RangedL0ScoreOf(vstorage, moptions);
       break;
     }
     case VlsmLayout::kStock:

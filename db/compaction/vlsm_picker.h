@@ -158,6 +158,13 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level);
 RangedL0Triggers RangedL0TriggersOf(const VersionStorageInfo& vstorage,
                                     const MutableCFOptions& moptions);
 
+// L0's compaction score under the ranged layout (RangedL0Score over the
+// files not being compacted, RangedL0TriggersOf): what ComputeCompactionScore
+// sets and what the liveness check asks (VlsmLevelDueNow), read from the
+// version's L0 model.
+double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions);
+
 // The depth trigger in force for the version (RangedDepthTrigger over L1's
 // bytes): the one computation the triggers and the DB property share.
 int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,

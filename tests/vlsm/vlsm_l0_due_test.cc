@@ -1,14 +1,20 @@
 // What L0 work the ranged layout owes (db/compaction/vlsm_l0_due.h): the due
 // seeds the picker tries, L0's score, and L0's term of the debt estimate;
 // and the closure over older files that every step takes (vlsm_l0_ranges.h)
-// against its definition on random L0s.
+// against its definition on random L0s; and the L0 model's kept answers
+// (vlsm_l0_model.h: the score and the debt term read from what a version
+// keeps) against the rule computed afresh.
 #include "db/compaction/vlsm_l0_due.h"
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "db/compaction/vlsm_l0_model.h"
+#include "db/dbformat.h"
+#include "db/version_edit.h"
 #include "gtest/gtest.h"
 #include "rocksdb/comparator.h"
 #include "tests/vlsm/key_span_test_util.h"
@@ -282,6 +288,91 @@ TEST(VlsmL0DueTest, ScoreSeedsAndDebtAgreeOnRandomL0s) {
       EXPECT_GE(term.below_bytes, l1_under_l0);
     }
   }
+}
+
+// Files for spans, as a version holds them (l0 newest first, a level in key
+// order); `owned` keeps them.
+std::vector<FileMetaData*> FilesOf(
+    const std::vector<KeySpan>& spans,
+    std::vector<std::unique_ptr<FileMetaData>>* owned) {
+  std::vector<FileMetaData*> files;
+  for (const KeySpan& s : spans) {
+    auto f = std::make_unique<FileMetaData>();
+    f->fd = FileDescriptor(owned->size() + 1, 0, s.bytes);
+    f->smallest = InternalKey(s.smallest, 100, kTypeValue);
+    // A piece ending at a range tombstone's end: the sentinel key.
+    f->largest = s.exclusive_end ? InternalKey(s.largest, kMaxSequenceNumber,
+                                               kTypeRangeDeletion)
+                                 : InternalKey(s.largest, 100, kTypeValue);
+    f->epoch_number = s.epoch;
+    f->being_compacted = s.busy;
+    files.push_back(f.get());
+    owned->push_back(std::move(f));
+  }
+  return files;
+}
+
+// The model keeps what the due steps owe at rest, so that the score and the
+// estimate under the DB mutex read it instead of closing every due range
+// again. Its answers must be the rule's, whatever runs: on random L0s with
+// random busy files (as running steps and picks leave them) and random
+// triggers, the kept answer equals RangedL0Debt and RangedL0Score over the
+// spans as they are now; and the kept term is the one used whenever no busy
+// file lies outside the owed ones, so the fast path is what the test checks.
+TEST(VlsmL0DueTest, TheModelsKeptAnswersAreTheRules) {
+  std::mt19937 rng(5);
+  std::vector<std::string> keys;
+  const std::vector<KeySpan> l1_spans = {Span("a", "e", 0, 3 * kMiB),
+                                         Span("f", "k", 0, 3 * kMiB),
+                                         Span("l", "z", 0, 3 * kMiB)};
+  int kept_with_busy_files = 0, computed_afresh = 0;
+  for (int round = 0; round < 1000; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    std::vector<KeySpan> spans = RandomL0(&rng, 1 + rng() % 24, &keys);
+    for (KeySpan& s : spans) {
+      s.busy = false;  // as the version is prepared: busy flags come later
+    }
+    std::vector<std::unique_ptr<FileMetaData>> owned;
+    const std::vector<FileMetaData*> l0 = FilesOf(spans, &owned);
+    const std::vector<FileMetaData*> l1 = FilesOf(l1_spans, &owned);
+    const RangedL0Triggers t =
+        Triggers(1 + static_cast<int>(rng() % 6),
+                 rng() % 2 ? (4 + rng() % 40) * kMiB : 0);
+    VlsmL0Model model(l0, Ucmp());
+    model.KeepDebtAtRest(l1, t);
+    const std::vector<bool> owed =
+        RangedL0DebtAtRest(spans, l1_spans, Ucmp(), t).owed;
+    for (int pick = 0; pick < 4; ++pick) {
+      // Nothing busy; then owed files busy (a due step running); then any.
+      for (size_t i = 0; i < l0.size(); ++i) {
+        l0[i]->being_compacted =
+            pick > 0 && (pick % 2 == 1 ? owed[i] : true) && rng() % 5 == 0;
+      }
+      const std::vector<KeySpan> now = model.SpansNow(l0);
+      const L0DebtTerm want = RangedL0Debt(now, SpansOf(l1), Ucmp(), t);
+      const L0DebtTerm got = model.DebtNow(l0, l1, t);
+      EXPECT_EQ(got.l0_bytes, want.l0_bytes);
+      EXPECT_EQ(got.below_bytes, want.below_bytes);
+      EXPECT_EQ(model.ScoreNow(l0, t), RangedL0Score(now, Ucmp(), t));
+      const bool any_busy = std::any_of(
+          now.begin(), now.end(), [](const KeySpan& s) { return s.busy; });
+      const bool kept = model.DebtAtRestAnswers(l0, l1, t);
+      if (!any_busy) {
+        EXPECT_TRUE(kept) << "nothing busy: the kept term answers";
+      }
+      kept_with_busy_files += kept && any_busy;
+      computed_afresh += !kept;
+      // Other triggers (SetOptions since the version was prepared) are
+      // computed afresh, and still right.
+      const RangedL0Triggers other = Triggers(t.depth + 1, t.byte_target);
+      EXPECT_FALSE(model.DebtAtRestAnswers(l0, l1, other));
+      EXPECT_EQ(model.DebtNow(l0, l1, other).l0_bytes,
+                RangedL0Debt(now, SpansOf(l1), Ucmp(), other).l0_bytes);
+    }
+  }
+  // Both paths were taken with busy files (the seed fixes the counts).
+  EXPECT_GT(kept_with_busy_files, 100);
+  EXPECT_GT(computed_afresh, 100);
 }
 
 }  // namespace
