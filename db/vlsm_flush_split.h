@@ -3,7 +3,8 @@
 // at guard keys, so that a later L0 -> L1 step can take one key range of L0
 // (every flush's piece of it) instead of all of it.
 //
-// Patch 0011 hooks FlushJob::WriteLevel0Table: it asks VlsmFlushSplitKeysFor
+// Patch 0011 hooks FlushJob::WriteLevel0Table (patch 0022 the same way WAL
+// recovery's WriteLevel0TableForRecovery): it asks VlsmFlushSplitKeysFor
 // where to cut; with no cut it calls BuildTable as stock does, otherwise
 // VlsmWriteSplitFlush, which calls the same BuildTable once per piece. The
 // guards themselves are chosen by FlushSplitKeys (a pure function in
@@ -33,9 +34,11 @@
 //  - whole flushes with blob files on (BuildTable makes a blob file per
 //    call: pieces would fragment blobs), with user-defined timestamps (guards
 //    are plain user keys), with atomic_flush (one more install path to prove,
-//    for no user yet), and for MemPurge, WAL recovery and repair (other paths,
-//    not hooked). A whole L0 file is always legal: the ranged pick's closure
-//    takes whatever it overlaps.
+//    for no user yet), and for MemPurge and repair (other paths, not
+//    hooked). A whole L0 file is always legal: the ranged pick's closure
+//    takes whatever it overlaps, but it makes that step wide: WAL recovery
+//    (DBImpl::WriteLevel0TableForRecovery, patch 0022) is cut as a flush is,
+//    since every reopen after an unflushed close or a crash goes through it.
 //  - FlushJobInfo (OnFlushCompleted) names the first piece, with table
 //    properties summed and sequence numbers widened over the pieces;
 //    OnTableFileCreated fires per piece, with the flush's job id.
