@@ -201,6 +201,12 @@ std::vector<KeySpan> RandomL0(std::mt19937* rng, size_t n,
   return l0;
 }
 
+// Three L1 files of 3 MiB under RandomL0's keys.
+std::vector<KeySpan> L1UnderRandomL0s() {
+  return {Span("a", "e", 0, 3 * kMiB), Span("f", "k", 0, 3 * kMiB),
+          Span("l", "z", 0, 3 * kMiB)};
+}
+
 // The closure by its definition: until nothing changes, every file older
 // than a taken one (later in l0) that overlaps it is taken.
 std::vector<size_t> ClosureByDefinition(const std::vector<KeySpan>& l0,
@@ -247,9 +253,7 @@ TEST(VlsmL0DueTest, ClosureMatchesItsDefinitionOnRandomL0s) {
 TEST(VlsmL0DueTest, ScoreSeedsAndDebtAgreeOnRandomL0s) {
   std::mt19937 rng(7);
   std::vector<std::string> keys;
-  const std::vector<KeySpan> l1 = {Span("a", "e", 0, 3 * kMiB),
-                                  Span("f", "k", 0, 3 * kMiB),
-                                  Span("l", "z", 0, 3 * kMiB)};
+  const std::vector<KeySpan> l1 = L1UnderRandomL0s();
   for (int round = 0; round < 2000; ++round) {
     const std::vector<KeySpan> l0 = RandomL0(&rng, 1 + rng() % 24, &keys);
     const RangedL0Triggers t =
@@ -322,9 +326,7 @@ std::vector<FileMetaData*> FilesOf(
 TEST(VlsmL0DueTest, TheModelsKeptAnswersAreTheRules) {
   std::mt19937 rng(5);
   std::vector<std::string> keys;
-  const std::vector<KeySpan> l1_spans = {Span("a", "e", 0, 3 * kMiB),
-                                         Span("f", "k", 0, 3 * kMiB),
-                                         Span("l", "z", 0, 3 * kMiB)};
+  const std::vector<KeySpan> l1_spans = L1UnderRandomL0s();
   int kept_with_busy_files = 0, computed_afresh = 0;
   for (int round = 0; round < 1000; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));

@@ -520,6 +520,49 @@ TEST(VlsmSplitFlushTest, AFailedPieceInstallsNothingAndLeavesNoFile) {
   ASSERT_TRUE(DestroyDB(path, options).ok());
 }
 
+#ifndef NDEBUG
+// What a killed child leaves its parent: the model as a file of
+// key<TAB>value lines, and the pieces written before the kill.
+void SaveModel(const Model& model, const std::string& file) {
+  std::ofstream out(file);
+  for (const auto& [k, v] : model) out << k << '\t' << v << '\n';
+}
+
+Model LoadModel(const std::string& file) {
+  Model model;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    const size_t tab = line.find('\t');
+    model[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  return model;
+}
+
+std::vector<std::string> LinesOf(const std::string& file) {
+  std::vector<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Kills the process once a split write (a flush's or a recovery's) has put
+// two pieces on disk, after naming each in `pieces_file`.
+void KillAtTheSecondPiece(const std::string& path,
+                          const std::string& pieces_file) {
+  SyncPoint::GetInstance()->SetCallBack(
+      "VlsmWriteSplitFlush:PieceWritten", [path, pieces_file](void* arg) {
+        const auto* piece = static_cast<const FileMetaData*>(arg);
+        std::ofstream(pieces_file, std::ios::app)
+            << MakeTableFileName(path, piece->fd.GetNumber()) << '\n';
+        static int written = 0;
+        if (++written == 2) {
+          raise(SIGKILL);
+        }
+      });
+  SyncPoint::GetInstance()->EnableProcessing();
+}
+#endif  // NDEBUG: the killed tests need sync points
+
 // A process killed in the middle of a split flush, after two of its pieces
 // are on disk and before its version edit: on reopen nothing of the flush is
 // in the DB (its pieces go in one version edit, all or none), the WAL gives
@@ -544,35 +587,16 @@ TEST(VlsmSplitFlushTest, KilledBetweenPiecesLosesNothing) {
         Model model;
         GrowL1(db.get(), &model);
         WriteAcrossTheKeys(db.get(), &model, 1);
-        std::ofstream out(model_file);
-        for (const auto& [k, v] : model) out << k << '\t' << v << '\n';
-        out.close();
-        SyncPoint::GetInstance()->SetCallBack(
-            "VlsmWriteSplitFlush:PieceWritten", [&](void* arg) {
-              const auto* piece = static_cast<const FileMetaData*>(arg);
-              std::ofstream(pieces_file, std::ios::app)
-                  << MakeTableFileName(path, piece->fd.GetNumber()) << '\n';
-              static int written = 0;
-              if (++written == 2) {
-                raise(SIGKILL);
-              }
-            });
-        SyncPoint::GetInstance()->EnableProcessing();
+        SaveModel(model, model_file);
+        KillAtTheSecondPiece(path, pieces_file);
         db->Flush(FlushOptions()).PermitUncheckedError();
         std::exit(0);  // not reached if the flush was split
       },
       ::testing::KilledBySignal(SIGKILL), "");
 
-  Model model;
-  std::ifstream in(model_file);
-  for (std::string line; std::getline(in, line);) {
-    const size_t tab = line.find('\t');
-    model[line.substr(0, tab)] = line.substr(tab + 1);
-  }
+  const Model model = LoadModel(model_file);
   ASSERT_FALSE(model.empty());
-  std::vector<std::string> pieces;
-  std::ifstream pin(pieces_file);
-  for (std::string line; std::getline(pin, line);) pieces.push_back(line);
+  const std::vector<std::string> pieces = LinesOf(pieces_file);
   ASSERT_EQ(pieces.size(), 2u) << "two pieces on disk at the kill";
   for (const std::string& piece : pieces) {
     EXPECT_TRUE(Env::Default()->FileExists(piece).ok()) << piece;
@@ -622,20 +646,8 @@ TEST(VlsmSplitFlushTest, KilledBetweenRecoveryPiecesLosesNothing) {
         GrowL1(db.get(), &model);
         WriteAcrossTheKeys(db.get(), &model, 1);
         db.reset();  // no Flush(): the WAL holds the last writes
-        std::ofstream out(model_file);
-        for (const auto& [k, v] : model) out << k << '\t' << v << '\n';
-        out.close();
-        SyncPoint::GetInstance()->SetCallBack(
-            "VlsmWriteSplitFlush:PieceWritten", [&](void* arg) {
-              const auto* piece = static_cast<const FileMetaData*>(arg);
-              std::ofstream(pieces_file, std::ios::app)
-                  << MakeTableFileName(path, piece->fd.GetNumber()) << '\n';
-              static int written = 0;
-              if (++written == 2) {
-                raise(SIGKILL);
-              }
-            });
-        SyncPoint::GetInstance()->EnableProcessing();
+        SaveModel(model, model_file);
+        KillAtTheSecondPiece(path, pieces_file);
         options.disable_auto_compactions = true;
         DB* raw = nullptr;
         DB::Open(options, path, &raw).PermitUncheckedError();
@@ -643,16 +655,9 @@ TEST(VlsmSplitFlushTest, KilledBetweenRecoveryPiecesLosesNothing) {
       },
       ::testing::KilledBySignal(SIGKILL), "");
 
-  Model model;
-  std::ifstream in(model_file);
-  for (std::string line; std::getline(in, line);) {
-    const size_t tab = line.find('\t');
-    model[line.substr(0, tab)] = line.substr(tab + 1);
-  }
+  const Model model = LoadModel(model_file);
   ASSERT_FALSE(model.empty());
-  std::vector<std::string> pieces;
-  std::ifstream pin(pieces_file);
-  for (std::string line; std::getline(pin, line);) pieces.push_back(line);
+  const std::vector<std::string> pieces = LinesOf(pieces_file);
   ASSERT_EQ(pieces.size(), 2u) << "two pieces on disk at the kill";
 
   auto flushes = std::make_shared<FlushFiles>();
