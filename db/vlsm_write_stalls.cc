@@ -17,13 +17,36 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+bool L0HoldsASplitFlush(const std::vector<FileMetaData*>& l0) {
+  // L0 is kept newest first, so the pieces of one flush are neighbours.
+  for (size_t i = 1; i < l0.size(); ++i) {
+    if (l0[i]->epoch_number == l0[i - 1]->epoch_number &&
+        l0[i]->epoch_number != kUnknownEpochNumber) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int VlsmL0StallCount(const VersionStorageInfo& vstorage,
+                     const ImmutableOptions& ioptions,
                      const MutableCFOptions& moptions, int stock_count) {
-  if (moptions.vlsm_layout != VlsmLayout::kRanged) {
+  if (ioptions.compaction_style != kCompactionStyleLevel) {
+    return stock_count;  // not L0's files (universal: every sorted run)
+  }
+  if (moptions.vlsm_layout == VlsmLayout::kRanged) {
+    return L0MemtablesWorth(VlsmL0ModelOf(vstorage)->bytes(),
+                            moptions.write_buffer_size);
+  }
+  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
+  if (!L0HoldsASplitFlush(l0)) {
     return stock_count;
   }
-  return L0MemtablesWorth(VlsmL0ModelOf(vstorage)->bytes(),
-                          moptions.write_buffer_size);
+  uint64_t bytes = 0;
+  for (const FileMetaData* f : l0) {
+    bytes += f->fd.GetFileSize();
+  }
+  return L0MemtablesWorth(bytes, moptions.write_buffer_size);
 }
 
 void VlsmRescoreL0StallCount(VersionStorageInfo* vstorage,
@@ -32,8 +55,9 @@ void VlsmRescoreL0StallCount(VersionStorageInfo* vstorage,
   if (ioptions.compaction_style != kCompactionStyleLevel) {
     return;
   }
-  vstorage->set_l0_delay_trigger_count(VlsmL0StallCount(
-      *vstorage, moptions, static_cast<int>(vstorage->LevelFiles(0).size())));
+  vstorage->set_l0_delay_trigger_count(
+      VlsmL0StallCount(*vstorage, ioptions, moptions,
+                       static_cast<int>(vstorage->LevelFiles(0).size())));
 }
 
 L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "db/compaction/vlsm_l0_due.h"
 
@@ -13,6 +14,7 @@ namespace ROCKSDB_NAMESPACE {
 
 class Logger;
 class VersionStorageInfo;
+struct FileMetaData;
 struct ImmutableOptions;
 struct MutableCFOptions;
 
@@ -24,13 +26,29 @@ struct MutableCFOptions;
 // every range deepens together: a file count would stall N times too early,
 // and a depth count would hold a stall until all N ranges were compacted,
 // one wide step's worth of work. Bytes fall with every ranged step, so a
-// stall ends once the steps have freed one memtable's worth. Patch 0004
-// calls it from VersionStorageInfo::CalculateBaseBytes with stock's count
-// (L0's files, or under universal compaction every sorted run); the write
-// controller, the DB property and the flush listeners (patch 0013) all read
-// the count it sets, VersionStorageInfo::l0_delay_trigger_count().
+// stall ends once the steps have freed one memtable's worth.
+//
+// The same count applies under every other priority of level compaction
+// while L0 holds a split flush (L0HoldsASplitFlush: two L0 files of one
+// epoch), as it does after leaving the ranged layout, live or by reopening
+// with stock options: a load leaves hundreds of pieces in L0, a few
+// memtables' worth, and counted as files they stopped writes (stop trigger
+// 28 or 36) until one wide L0 -> L1 step had run. An L0 stock wrote has one
+// file per epoch (a flush, an ingestion or an intra-L0 compaction each
+// write one), so stock's count is unchanged there.
+//
+// Patch 0004 calls it from VersionStorageInfo::CalculateBaseBytes with
+// stock's count (L0's files, or under universal compaction every sorted
+// run, which stays as it is); the write controller, the DB property and
+// the flush listeners (patch 0013) all read the count it sets,
+// VersionStorageInfo::l0_delay_trigger_count().
 int VlsmL0StallCount(const VersionStorageInfo& vstorage,
+                     const ImmutableOptions& ioptions,
                      const MutableCFOptions& moptions, int stock_count);
+
+// Whether two files of L0 (newest first, as a version keeps it) share an
+// epoch: the pieces of one split flush.
+bool L0HoldsASplitFlush(const std::vector<FileMetaData*>& l0);
 
 // Sets the version's L0 stall count again (VlsmL0StallCount) under the
 // options its scores are computed with. Why: VersionStorageInfo::

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -144,6 +145,94 @@ TEST(VlsmDowngradeTest, LiveSwitchesUnderWritesKeepEveryKey) {
   ExpectEqualsModel(db.get(), model, nullptr, "after 20 live switches");
   db.reset();
   ASSERT_TRUE(DestroyDB(path, ranged).ok());
+}
+
+// How many times writes stopped on L0's count so far (the column family's
+// write stall stats; the memtable limit's stops, which 64 KiB memtables
+// under a flat-out writer take, are another cause).
+uint64_t L0Stops(DB* db) {
+  std::map<std::string, std::string> stats;
+  EXPECT_TRUE(db->GetMapProperty("rocksdb.cf-write-stall-stats", &stats));
+  uint64_t stops = 0;
+  for (const auto& [name, value] : stats) {
+    if (name.find("l0-file-count-limit-stops") != std::string::npos) {
+      stops += std::stoull(value);
+    }
+  }
+  return stops;
+}
+
+// Ten split flushes held in L0: more files than stock's default stop
+// trigger (36) and than RangedOptions' (28), under ten memtables' worth.
+void FillL0WithSplitFlushes(DB* db, Model* model) {
+  std::mt19937 rng(39);
+  WriteRandom(db, model, &rng, 30000);
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "true"}}).ok());
+  for (int flush = 0; flush < 10; ++flush) {
+    WriteRandom(db, model, &rng, 500);
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  }
+  ASSERT_GT(L0Files(db), 36) << "split flushes are many files each";
+}
+
+// Leaving the ranged layout with L0 as a load leaves it (more files than
+// the stop trigger, a few memtables' worth) never stops writes: L0's
+// stall count counts a split flush as the ranged layout does, in
+// memtables' worth, whatever the priority, while L0 holds one
+// (VlsmL0StallCount). Stock counted files: the live switch to stock and a
+// reopen with RocksDB's default options both stopped writes until one wide
+// L0 -> L1 step had run.
+TEST(VlsmDowngradeTest, LeavingTheRangedLayoutNeverStopsWrites) {
+  const std::string path = TestPath("VlsmDowngradeTest", "never_stops");
+  Options ranged = RangedOptions();
+  std::unique_ptr<DB> db = vlsm_test::OpenFreshDb(ranged, path);
+  ASSERT_NE(db, nullptr);
+  Model model;
+  FillL0WithSplitFlushes(db.get(), &model);
+  uint64_t count = 0;
+  ASSERT_TRUE(db->GetIntProperty("rocksdb.vlsm.l0-stall-count", &count));
+  EXPECT_LT(count, 12u) << "under the slowdown trigger as ranged";
+
+  // The live switch, compactions on: stock's L0 -> L1 step runs while a
+  // writer goes on.
+  const uint64_t stops_before = L0Stops(db.get());
+  ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}})
+                  .ok());
+  ASSERT_TRUE(db->GetIntProperty("rocksdb.vlsm.l0-stall-count", &count));
+  EXPECT_LT(count, 12u) << "the split flushes still count as memtables";
+  std::mt19937 rng(40);
+  ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "false"}}).ok());
+  WriteRandom(db.get(), &model, &rng, 5000);
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  EXPECT_EQ(L0Stops(db.get()), stops_before)
+      << "the live switch stopped writes on L0's count";
+  ExpectEqualsModel(db.get(), model, nullptr, "after the live switch");
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, ranged).ok());
+
+  // A reopen with RocksDB's default options, L0 as deep.
+  db = vlsm_test::OpenFreshDb(ranged, path);
+  ASSERT_NE(db, nullptr);
+  Model again;
+  FillL0WithSplitFlushes(db.get(), &again);
+  db.reset();
+  Options stock;
+  stock.create_if_missing = false;
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(stock, path, &raw).ok());
+  db.reset(raw);
+  // The open installs L0's stall state before any listener hears of it.
+  uint64_t stopped = 1;
+  ASSERT_TRUE(db->GetIntProperty("rocksdb.is-write-stopped", &stopped));
+  EXPECT_EQ(stopped, 0u) << "the reopen stopped writes, L0 holding "
+                         << L0Files(db.get()) << " files";
+  WriteRandom(db.get(), &again, &rng, 5000);
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  EXPECT_EQ(L0Stops(db.get()), 0u) << "the reopen stopped writes on L0's count";
+  ExpectEqualsModel(db.get(), again, nullptr, "reopened with stock options");
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, stock).ok());
 }
 
 }  // namespace
