@@ -43,10 +43,15 @@ namespace {
 
 std::string TestDir(const std::string& name) { return TestPath("io_error_test", name); }
 
-enum class Job { kFlush, kL0L1, kL1L2 };
+// kDrain: a step of the ranged layout's drain at rest (L0 -> L1, tagged
+// CompactionReason::kVlsmDrainAtRest).
+enum class Job { kFlush, kL0L1, kL1L2, kDrain };
 
 const char* Name(Job j) {
-  return j == Job::kFlush ? "flush" : j == Job::kL0L1 ? "L0->L1" : "L1->L2";
+  return j == Job::kFlush  ? "flush"
+         : j == Job::kL0L1 ? "L0->L1"
+         : j == Job::kL1L2 ? "L1->L2"
+                           : "drain step";
 }
 
 // Makes the I/O of background jobs of one kind fail until one job has failed
@@ -57,9 +62,24 @@ class ErrorInjector : public EventListener {
   ErrorInjector(FaultInjectionTestFS* fs, Job job, FaultInjectionIOType type, bool retryable)
       : fs_(fs), job_(job), type_(type), retryable_(retryable) {}
 
-  void OnFlushBegin(DB*, const FlushJobInfo&) override { MaybeArm(Job::kFlush); }
+  void OnFlushBegin(DB* db, const FlushJobInfo&) override {
+    // Only a flush with a level below L0 to take guards from: under the
+    // ranged layout, a split flush.
+    ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(&meta);
+    for (size_t level = 1; level < meta.levels.size(); ++level) {
+      if (!meta.levels[level].files.empty()) {
+        MaybeArm(Job::kFlush);
+        return;
+      }
+    }
+  }
   void OnFlushCompleted(DB*, const FlushJobInfo&) override { Disarm(); }
   void OnCompactionBegin(DB*, const CompactionJobInfo& ci) override {
+    if (ci.compaction_reason == CompactionReason::kVlsmDrainAtRest) {
+      MaybeArm(Job::kDrain);
+      return;
+    }
     if (ci.base_input_level == 0 && ci.output_level == 1) MaybeArm(Job::kL0L1);
     if (ci.base_input_level == 1 && ci.output_level == 2) MaybeArm(Job::kL1L2);
   }
@@ -142,13 +162,16 @@ class ErrorInjector : public EventListener {
 };
 thread_local bool ErrorInjector::armed_here_ = false;
 
-Options VlsmOptions(Env* env, std::shared_ptr<EventListener> listener) {
+Options VlsmOptions(Env* env, std::shared_ptr<EventListener> listener,
+                    VlsmL0Layout layout = VlsmL0Layout::kSingleFile) {
   Options o;
   o.create_if_missing = true;
   o.env = env;
   o.compression = kNoCompression;
   o.max_background_jobs = 2;
-  EXPECT_OK(ConfigureVlsm(&o, {32 << 10, 8, 32}));  // L1 256 KiB, L2 8 MiB
+  ROCKSDB_NAMESPACE::VlsmOptions v{32 << 10, 8, 32};  // L1 256 KiB, L2 8 MiB
+  v.l0_layout = layout;
+  EXPECT_OK(ConfigureVlsm(&o, v));
   if (listener) o.listeners.push_back(listener);
   return o;
 }
@@ -234,14 +257,19 @@ struct Case {
   // (a MANIFEST write only) succeeds and the first failing job is one that
   // writes SSTs. Without it, the job's MANIFEST update fails.
   bool tables_only;
+  // The paper's layout, or the ranged one (split flushes, ranged steps, the
+  // drain at rest).
+  VlsmL0Layout layout = VlsmL0Layout::kSingleFile;
 };
 
 class IoErrorTest : public testing::TestWithParam<Case> {};
 
 TEST_P(IoErrorTest, ErrorSurfacesNoBadVersionAndDbRecovers) {
   const Case c = GetParam();
+  const bool ranged = c.layout == VlsmL0Layout::kRanged;
   const std::string what =
-      std::string(c.retryable ? "retryable " : "non-retryable ") +
+      std::string(ranged ? "ranged: " : "") +
+      (c.retryable ? "retryable " : "non-retryable ") +
       (c.type == FaultInjectionIOType::kRead ? "read"
        : c.tables_only                       ? "SST write"
                                              : "SST+MANIFEST write") +
@@ -250,7 +278,7 @@ TEST_P(IoErrorTest, ErrorSurfacesNoBadVersionAndDbRecovers) {
   if (c.tables_only) fs->SetFileTypesExcludedFromWriteFaultInjection({kDescriptorFile});
   std::unique_ptr<Env> env = NewCompositeEnv(fs);
   auto injector = std::make_shared<ErrorInjector>(fs.get(), c.job, c.type, c.retryable);
-  Options options = VlsmOptions(env.get(), injector);
+  Options options = VlsmOptions(env.get(), injector, c.layout);
   auto read_order = std::make_shared<ReadOrderChecker>();  // issue 19
   options.listeners.push_back(read_order);
   const std::string path = TestDir("jobs");
@@ -262,7 +290,14 @@ TEST_P(IoErrorTest, ErrorSurfacesNoBadVersionAndDbRecovers) {
   Model model;
   std::mt19937 rng(42);
   // Write until the injected job has failed (writes may fail from then on).
-  WriteUntil(db.get(), &model, &rng, 100000, [&] { return injector->job_failed(); });
+  // A drain step runs only at rest: write, then wait for compactions (which
+  // starts the drain) until one has failed.
+  WriteUntil(db.get(), &model, &rng, c.job == Job::kDrain ? 5000 : 100000,
+             [&] { return injector->job_failed(); });
+  for (int i = 0; i < 20 && c.job == Job::kDrain && !injector->job_failed(); ++i) {
+    db->WaitForCompact(WaitForCompactOptions()).PermitUncheckedError();
+    WriteUntil(db.get(), &model, &rng, 500, [&] { return injector->job_failed(); });
+  }
   ASSERT_TRUE(injector->injected()) << what << ": no such job ran";
   // Wait for the job to end and its error to be reported, if the writes
   // stopped first (bounds against a hang, not timing checks).
@@ -307,7 +342,7 @@ TEST_P(IoErrorTest, ErrorSurfacesNoBadVersionAndDbRecovers) {
     db.reset(raw);
     ExpectMatchesModel(db.get(), model, what + ", after reopen");
   }
-  EXPECT_EQ(db->GetOptions().compaction_pri, kVlsm);
+  EXPECT_EQ(db->GetOptions().compaction_pri, ranged ? kVlsmRanged : kVlsm);
   const int before = injector->compactions_ok();
   WriteUntil(db.get(), &model, &rng, 3000, [] { return false; });
   ASSERT_OK(db->Flush(FlushOptions()));
@@ -343,6 +378,18 @@ INSTANTIATE_TEST_CASE_P(
                     Case{Job::kL1L2, FaultInjectionIOType::kWrite, true, false},
                     Case{Job::kL0L1, FaultInjectionIOType::kRead, true, false},
                     Case{Job::kL1L2, FaultInjectionIOType::kRead, true, false}));
+
+// The ranged layout's own work (issue 57): a split flush, a ranged L0 -> L1
+// step and a drain step, each with retryable and hard SST write errors.
+INSTANTIATE_TEST_CASE_P(
+    RangedJobs, IoErrorTest,
+    testing::Values(
+        Case{Job::kFlush, FaultInjectionIOType::kWrite, false, true, VlsmL0Layout::kRanged},
+        Case{Job::kL0L1, FaultInjectionIOType::kWrite, false, true, VlsmL0Layout::kRanged},
+        Case{Job::kDrain, FaultInjectionIOType::kWrite, false, true, VlsmL0Layout::kRanged},
+        Case{Job::kFlush, FaultInjectionIOType::kWrite, true, true, VlsmL0Layout::kRanged},
+        Case{Job::kL0L1, FaultInjectionIOType::kWrite, true, true, VlsmL0Layout::kRanged},
+        Case{Job::kDrain, FaultInjectionIOType::kWrite, true, true, VlsmL0Layout::kRanged}));
 
 // Freezes the file system when a vLSM compaction of one kind begins.
 class PowerCut : public EventListener {
