@@ -165,6 +165,23 @@ inline void ExpectEqualsModel(DB* db, const Model& model, const Snapshot* snap,
   }
 }
 
+// How many times writes stopped so far on what compaction must pay: L0's
+// count and the pending compaction bytes (the column family's write stall
+// stats). Stops on the memtable limit, which test-sized memtables under a
+// flat-out writer take whatever the layout, are left out.
+inline uint64_t StopsOnCompactionDebt(DB* db) {
+  std::map<std::string, std::string> stats;
+  EXPECT_TRUE(db->GetMapProperty("rocksdb.cf-write-stall-stats", &stats));
+  uint64_t stops = 0;
+  for (const auto& [name, value] : stats) {
+    if (name.find("l0-file-count-limit-stops") != std::string::npos ||
+        name.find("pending-compaction-bytes-stops") != std::string::npos) {
+      stops += std::stoull(value);
+    }
+  }
+  return stops;
+}
+
 inline std::vector<int> FilesPerLevel(DB* db) {
   ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);

@@ -12,7 +12,6 @@
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -147,21 +146,6 @@ TEST(VlsmDowngradeTest, LiveSwitchesUnderWritesKeepEveryKey) {
   ASSERT_TRUE(DestroyDB(path, ranged).ok());
 }
 
-// How many times writes stopped on L0's count so far (the column family's
-// write stall stats; the memtable limit's stops, which 64 KiB memtables
-// under a flat-out writer take, are another cause).
-uint64_t L0Stops(DB* db) {
-  std::map<std::string, std::string> stats;
-  EXPECT_TRUE(db->GetMapProperty("rocksdb.cf-write-stall-stats", &stats));
-  uint64_t stops = 0;
-  for (const auto& [name, value] : stats) {
-    if (name.find("l0-file-count-limit-stops") != std::string::npos) {
-      stops += std::stoull(value);
-    }
-  }
-  return stops;
-}
-
 // Ten split flushes held in L0: more files than stock's default stop
 // trigger (36) and than RangedOptions' (28), under ten memtables' worth.
 void FillL0WithSplitFlushes(DB* db, Model* model) {
@@ -196,7 +180,7 @@ TEST(VlsmDowngradeTest, LeavingTheRangedLayoutNeverStopsWrites) {
 
   // The live switch, compactions on: stock's L0 -> L1 step runs while a
   // writer goes on.
-  const uint64_t stops_before = L0Stops(db.get());
+  const uint64_t stops_before = vlsm_test::StopsOnCompactionDebt(db.get());
   ASSERT_TRUE(db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}})
                   .ok());
   ASSERT_TRUE(db->GetIntProperty("rocksdb.vlsm.l0-stall-count", &count));
@@ -205,8 +189,8 @@ TEST(VlsmDowngradeTest, LeavingTheRangedLayoutNeverStopsWrites) {
   ASSERT_TRUE(db->SetOptions({{"disable_auto_compactions", "false"}}).ok());
   WriteRandom(db.get(), &model, &rng, 5000);
   ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
-  EXPECT_EQ(L0Stops(db.get()), stops_before)
-      << "the live switch stopped writes on L0's count";
+  EXPECT_EQ(vlsm_test::StopsOnCompactionDebt(db.get()), stops_before)
+      << "the live switch stopped writes";
   ExpectEqualsModel(db.get(), model, nullptr, "after the live switch");
   db.reset();
   ASSERT_TRUE(DestroyDB(path, ranged).ok());
@@ -229,7 +213,7 @@ TEST(VlsmDowngradeTest, LeavingTheRangedLayoutNeverStopsWrites) {
                          << L0Files(db.get()) << " files";
   WriteRandom(db.get(), &again, &rng, 5000);
   ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
-  EXPECT_EQ(L0Stops(db.get()), 0u) << "the reopen stopped writes on L0's count";
+  EXPECT_EQ(vlsm_test::StopsOnCompactionDebt(db.get()), 0u) << "the reopen stopped writes";
   ExpectEqualsModel(db.get(), again, nullptr, "reopened with stock options");
   db.reset();
   ASSERT_TRUE(DestroyDB(path, stock).ok());
