@@ -84,16 +84,18 @@ struct L0DebtTerm {
   uint64_t l0_bytes = 0;     // moves into the level below
   uint64_t below_bytes = 0;  // rewritten there
 };
-//
-// Busy files enter in one way only: a running step is owed until it
-// installs, due or not now. The due steps themselves count busy files as
-// present (count_busy), so what they owe depends on L0's files and the
-// triggers alone: a version computes it once, outside the DB mutex
-// (RangedL0DebtAtRest, kept by VlsmL0Model), and the term under the mutex
-// is that answer whenever every busy file is already among the owed ones,
-// as a running step's files are while it stays due. (Owed files are a
-// closure, everything reachable from the due seeds through older
-// overlapping files; a busy file inside it adds nothing reachable.)
+
+// What the due steps owe, kept per version. Busy files enter the term in
+// one way only: a running step is owed until it installs, due or not now.
+// The due steps themselves count busy files as present (count_busy), so
+// what they owe depends on L0's files and the triggers alone: a version
+// computes it once, outside the DB mutex (RangedL0DebtAtRest, kept by
+// VlsmL0Model), and the term under the mutex is that answer whenever every
+// busy file is already among the owed ones, as a running step's files are
+// while it stays due. (Owed files are a closure, everything reachable from
+// the due seeds through older overlapping files; a busy file inside it adds
+// nothing reachable.) RangedL0Debt computes the term afresh, with the busy
+// flags as they are now.
 struct L0DebtAtRest {
   RangedL0Triggers triggers;  // what it was computed for
   std::vector<bool> owed;     // by index into l0: in a due step

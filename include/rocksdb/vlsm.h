@@ -193,7 +193,9 @@ struct VlsmProperties {
   static constexpr const char* kL0Bytes = "rocksdb.vlsm.l0-bytes";
   // What level0_slowdown_writes_trigger and level0_stop_writes_trigger are
   // compared with: L0's file count, or under kVlsmRanged L0's bytes in
-  // memtables' worth (write_buffer_size each, rounded up).
+  // memtables' worth (write_buffer_size each, rounded up); the latter also
+  // under any other priority while L0 still holds a split flush (after
+  // leaving the ranged layout), so that its pieces do not stop writes.
   static constexpr const char* kL0StallCount = "rocksdb.vlsm.l0-stall-count";
   // Under kVlsmRanged, the depth at which a range of L0 compacts now
   // (level0_file_num_compaction_trigger, or less while L1 is small); under
