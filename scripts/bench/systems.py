@@ -129,6 +129,15 @@ SYSTEMS = {
     # (vlsm-ranged-rs32 keeps upstream's 64 and 256 GiB, as its published
     # runs had.)
     "vlsm-ranged-rs32-io": (("8M", 8, 8, "ranged"), dict(RANGED_RS32, **IO_DEBT_LIMITS)),
+    # vlsm-ranged-rs32 with RocksDB's room in L0 before a stall (issue 52,
+    # a slower device): RocksDB slows at 20 and stops at 36 files of 64 MiB
+    # (1.25 and 2.25 GiB of L0), the ranged preset at 17 and 21 memtables
+    # of 32 MiB (544 and 672 MiB). 40 and 72 memtables of 32 MiB are
+    # RocksDB's bytes; upstream's debt limits, as RocksDB's. Steps fall due
+    # as in vlsm-ranged-rs32 (depth 8, L0's byte target 256 MiB).
+    "vlsm-ranged-rs32-deep": (("8M", 8, 8, "ranged"),
+                              dict(RANGED_RS32, level0_slowdown_writes_trigger="40",
+                                   level0_stop_writes_trigger="72")),
     "vlsm-ranged-rs64": (("8M", 8, 8, "ranged"),
                          {"write_buffer_size": "64M",
                           "max_write_buffer_number": "2",

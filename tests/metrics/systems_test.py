@@ -111,7 +111,7 @@ class Systems(unittest.TestCase):
                 self.assertIn(f"unknown system '{name}' (one of: rocksdb rocksdb-io vlsm "
                               "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged "
                               "vlsm-ranged-rs vlsm-ranged-rs32 vlsm-ranged-rs32-io "
-                              "vlsm-ranged-rs64 "
+                              "vlsm-ranged-rs32-deep vlsm-ranged-rs64 "
                               "rocksdb-small)",
                               p.stderr)
                 self.assertEqual(p.stdout, "")
