@@ -349,7 +349,9 @@ TEST(VlsmSplitFlushTest, AReopenSplitsWhatTheWalHeld) {
 // it holds; its bytes are its files'; the stall count is those bytes in
 // memtables' worth; the depth trigger in force is the configured 2 once L1
 // holds a whole memtable's worth, and L1's whole memtables' worth plus one
-// when the configured depth is higher. (L1 holds 2-3 memtables' worth here,
+// when the configured depth is higher; after a switch to stock, split
+// flushes still count in memtables' worth, whole ones as files. (L1 holds
+// 2-3 memtables' worth here,
 // as the workload's background L1 -> L2 steps leave it: a configured 4 made
 // the first check depend on their timing, and it failed 1 run in 13.)
 TEST(VlsmSplitFlushTest, PropertiesGiveL0sDepthBytesAndStallCount) {
@@ -402,18 +404,33 @@ TEST(VlsmSplitFlushTest, PropertiesGiveL0sDepthBytesAndStallCount) {
   ASSERT_TRUE(db->GetProperty(VlsmProperties::kL0Depth, &text));
   EXPECT_EQ(text, "3");
 
-  // Under the stock priority the stall count is L0's file count again (from
-  // the next version on) and the trigger the configured file count.
+  // Under the stock priority the trigger is the configured file count, and
+  // the stall count stays in memtables' worth while L0 holds split flushes
+  // (VlsmL0StallCount: their pieces would stop writes as files)...
   ASSERT_TRUE(
       db->SetOptions({{"compaction_pri", "kMinOverlappingRatio"}}).ok());
   WriteAcrossTheKeys(db.get(), &model, 4);
   ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  const std::vector<LiveFileMetaData> mixed = L0Files(db.get());
+  uint64_t mixed_bytes = 0;
+  for (const LiveFileMetaData& f : mixed) mixed_bytes += f.size;
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0StallCount, &value));
-  EXPECT_EQ(value, L0Files(db.get()).size());
+  EXPECT_EQ(value, (mixed_bytes + memtable - 1) / memtable);
+  EXPECT_LT(value, mixed.size());
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0DepthTrigger, &value));
   EXPECT_EQ(value, 1000u) << "the configured file count, whatever L1 holds";
   ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0Depth, &value));
   EXPECT_EQ(value, 4u) << "one more flush over every key";
+  // ... and is L0's file count again once they are compacted away: stock's
+  // flushes write one file each.
+  ASSERT_TRUE(db->CompactRange(CompactRangeOptions(), nullptr, nullptr).ok());
+  for (uint32_t seed = 5; seed <= 6; ++seed) {
+    WriteAcrossTheKeys(db.get(), &model, seed);
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+  }
+  ASSERT_EQ(L0Files(db.get()).size(), 2u) << "two whole flushes";
+  ASSERT_TRUE(db->GetIntProperty(VlsmProperties::kL0StallCount, &value));
+  EXPECT_EQ(value, 2u);
   db.reset();
   ASSERT_TRUE(DestroyDB(path, options).ok());
 }
