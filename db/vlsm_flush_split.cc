@@ -43,7 +43,7 @@ std::vector<std::string> VlsmFlushSplitKeysFor(
   if (level >= base.num_levels()) {
     return {};
   }
-  return FlushSplitKeys(VlsmL0ModelOf(base)->SpansNow(base.LevelFiles(0)),
+  return FlushSplitKeys(VlsmL0ModelOf(base)->SpansNow(),
                         SpansOf(base.LevelFiles(level)),
                         ioptions.user_comparator, limits);
 }
@@ -70,7 +70,7 @@ std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
   const std::vector<KeySpan> below = level < base.num_levels()
                                          ? SpansOf(base.LevelFiles(level))
                                          : std::vector<KeySpan>{};
-  return L0GuardKeys(VlsmL0ModelOf(base)->SpansNow(base.LevelFiles(0)), below,
+  return L0GuardKeys(VlsmL0ModelOf(base)->SpansNow(), below,
                      ioptions.user_comparator,
                      VlsmMinFlushPieceBytes(moptions));
 }

@@ -71,7 +71,7 @@ L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
       return {};
     }
     return VlsmL0ModelOf(vstorage)->DebtNow(
-        l0, vstorage.LevelFiles(base), RangedL0TriggersOf(vstorage, moptions));
+        vstorage.LevelFiles(base), RangedL0TriggersOf(vstorage, moptions));
   }
   // Stock's test and sums, as EstimateCompactionBytesNeeded had them.
   const uint64_t l0_bytes = TotalFileSize(l0);

@@ -130,9 +130,8 @@ class Version {
   // still does when a running step holds a file outside the owed ones):
   // the same rule, side by side with what the kept model costs.
   uint64_t L0RuleAfresh() const {
-    const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
     const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage_);
-    const std::vector<KeySpan> spans = model->SpansNow(l0);
+    const std::vector<KeySpan> spans = model->SpansNow();
     const RangedL0Triggers t = RangedL0TriggersOf(*vstorage_, moptions_);
     const double score = RangedL0Score(spans, icmp_.user_comparator(), t,
                                        &model->ends());

@@ -162,7 +162,7 @@ bool OtherCompactionDue(const VersionStorageInfo& vstorage) {
 std::vector<std::vector<size_t>> DrainSeedsOf(
     const VersionStorageInfo& vstorage) {
   const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
-  return DrainSeeds(vstorage, *model, model->SpansNow(vstorage.LevelFiles(0)));
+  return DrainSeeds(vstorage, *model, model->SpansNow());
 }
 
 bool VlsmArmDrain(const VersionStorageInfo& vstorage,
@@ -205,7 +205,7 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
     return false;
   }
   const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage);
-  const std::vector<KeySpan> spans = model->SpansNow(vstorage->LevelFiles(0));
+  const std::vector<KeySpan> spans = model->SpansNow();
   const std::vector<std::vector<size_t>> seeds =
       DrainSeeds(*vstorage, *model, spans);
   const int base_level = vstorage->base_level();

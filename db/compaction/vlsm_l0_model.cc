@@ -51,18 +51,17 @@ int VlsmL0Model::SublevelCount() const {
   return L0SublevelCount(AssignL0Sublevels(spans_, ucmp_));
 }
 
-std::vector<KeySpan> VlsmL0Model::SpansNow(
-    const std::vector<FileMetaData*>& l0) const {
+std::vector<KeySpan> VlsmL0Model::SpansNow() const {
   std::vector<KeySpan> spans = spans_;
   for (size_t i = 0; i < spans.size(); ++i) {
-    spans[i].busy = l0[i]->being_compacted;
+    spans[i].busy = files_[i]->being_compacted;
   }
   return spans;
 }
 
 namespace {
 
-bool AnyBusy(const std::vector<FileMetaData*>& files) {
+bool AnyBusy(const std::vector<const FileMetaData*>& files) {
   return std::any_of(files.begin(), files.end(), [](const FileMetaData* f) {
     return f->being_compacted;
   });
@@ -83,38 +82,35 @@ void VlsmL0Model::KeepDebtAtRest(const std::vector<FileMetaData*>& below,
       RangedL0DebtAtRest(spans_, SpansOf(below), ucmp_, triggers, &ends_));
 }
 
-double VlsmL0Model::ScoreNow(const std::vector<FileMetaData*>& l0,
-                             const RangedL0Triggers& triggers) const {
-  if (!AnyBusy(l0)) {
+double VlsmL0Model::ScoreNow(const RangedL0Triggers& triggers) const {
+  if (!AnyBusy(files_)) {
     // Every file counts: the shape kept, no sweep.
     return RangedL0ScoreOfShape(depth_, bytes_, triggers);
   }
-  return RangedL0Score(SpansNow(l0), ucmp_, triggers, &ends_);
+  return RangedL0Score(SpansNow(), ucmp_, triggers, &ends_);
 }
 
-bool VlsmL0Model::DebtAtRestAnswers(const std::vector<FileMetaData*>& l0,
-                                    const std::vector<FileMetaData*>& below,
+bool VlsmL0Model::DebtAtRestAnswers(const std::vector<FileMetaData*>& below,
                                     const RangedL0Triggers& triggers) const {
   if (debt_at_rest_ == nullptr || !(debt_at_rest_->triggers == triggers) ||
-      !SameFiles(below_, below) || l0.size() != debt_at_rest_->owed.size()) {
+      !SameFiles(below_, below)) {
     return false;
   }
   // A busy file already owed adds nothing (vlsm_l0_due.h).
-  for (size_t i = 0; i < l0.size(); ++i) {
-    if (l0[i]->being_compacted && !debt_at_rest_->owed[i]) {
+  for (size_t i = 0; i < files_.size(); ++i) {
+    if (files_[i]->being_compacted && !debt_at_rest_->owed[i]) {
       return false;
     }
   }
   return true;
 }
 
-L0DebtTerm VlsmL0Model::DebtNow(const std::vector<FileMetaData*>& l0,
-                                const std::vector<FileMetaData*>& below,
+L0DebtTerm VlsmL0Model::DebtNow(const std::vector<FileMetaData*>& below,
                                 const RangedL0Triggers& triggers) const {
-  if (DebtAtRestAnswers(l0, below, triggers)) {
+  if (DebtAtRestAnswers(below, triggers)) {
     return debt_at_rest_->term;
   }
-  return RangedL0Debt(SpansNow(l0), SpansOf(below), ucmp_, triggers, &ends_);
+  return RangedL0Debt(SpansNow(), SpansOf(below), ucmp_, triggers, &ends_);
 }
 
 bool VlsmL0Model::Describes(const std::vector<FileMetaData*>& l0) const {

@@ -13,7 +13,7 @@
 // compaction (FileMetaData::being_compacted changes under a version when a
 // compaction is picked or ends), and the live options (triggers, sizes).
 // A decision adds those: SpansNow() copies the spans with the busy flags as
-// they are now, and the sweeps of the score, the estimate and the pick take
+// they are now (the model holds the version's files, whose flags change), and the sweeps of the score, the estimate and the pick take
 // ends() and leave busy spans out (SortedL0Ends' `all_ends`) instead of
 // sorting L0 again; the triggers come from the options (RangedL0TriggersOf).
 //
@@ -62,8 +62,8 @@ class VlsmL0Model {
 
   // l0[i]'s span, every busy flag false.
   const std::vector<KeySpan>& spans() const { return spans_; }
-  // The spans with their busy flags as they are now (l0: the same files).
-  std::vector<KeySpan> SpansNow(const std::vector<FileMetaData*>& l0) const;
+  // The spans with their busy flags as they are now.
+  std::vector<KeySpan> SpansNow() const;
   // The ends of every span, sorted (SortedL0Ends with busy files counted).
   const std::vector<L0End>& ends() const { return ends_; }
   uint64_t bytes() const { return bytes_; }
@@ -82,18 +82,15 @@ class VlsmL0Model {
   // (the base level's files, sorted by key) as the level they move into.
   void KeepDebtAtRest(const std::vector<FileMetaData*>& below,
                       const RangedL0Triggers& triggers);
-  // L0's score now (RangedL0Score over the spans with their busy flags now;
-  // l0: the same files).
-  double ScoreNow(const std::vector<FileMetaData*>& l0,
-                  const RangedL0Triggers& triggers) const;
+  // L0's score now (RangedL0Score over the spans with their busy flags
+  // now).
+  double ScoreNow(const RangedL0Triggers& triggers) const;
   // L0's term of the estimate now (RangedL0Debt), into `below`.
-  L0DebtTerm DebtNow(const std::vector<FileMetaData*>& l0,
-                     const std::vector<FileMetaData*>& below,
+  L0DebtTerm DebtNow(const std::vector<FileMetaData*>& below,
                      const RangedL0Triggers& triggers) const;
   // Whether DebtNow would answer from the kept term (for tests and the
   // cost tool).
-  bool DebtAtRestAnswers(const std::vector<FileMetaData*>& l0,
-                         const std::vector<FileMetaData*>& below,
+  bool DebtAtRestAnswers(const std::vector<FileMetaData*>& below,
                          const RangedL0Triggers& triggers) const;
 
  private:

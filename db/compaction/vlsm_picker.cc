@@ -85,10 +85,9 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
   if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
     return false;
   }
-  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
   const Comparator* ucmp = vstorage->user_comparator();
   const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage);
-  const std::vector<KeySpan> spans = model->SpansNow(l0);
+  const std::vector<KeySpan> spans = model->SpansNow();
   std::vector<std::vector<size_t>> seeds =
       DueL0Seeds(spans, ucmp, RangedL0TriggersOf(*vstorage, moptions),
                  /*count_busy=*/false, &model->ends());
@@ -226,7 +225,7 @@ RangedL0Triggers RangedL0TriggersOf(const VersionStorageInfo& vstorage,
 double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
                        const MutableCFOptions& moptions) {
   return VlsmL0ModelOf(vstorage)->ScoreNow(
-      vstorage.LevelFiles(0), RangedL0TriggersOf(vstorage, moptions));
+      RangedL0TriggersOf(vstorage, moptions));
 }
 
 void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,

@@ -350,15 +350,15 @@ TEST(VlsmL0DueTest, TheModelsKeptAnswersAreTheRules) {
         l0[i]->being_compacted =
             pick > 0 && (pick % 2 == 1 ? owed[i] : true) && rng() % 5 == 0;
       }
-      const std::vector<KeySpan> now = model.SpansNow(l0);
+      const std::vector<KeySpan> now = model.SpansNow();
       const L0DebtTerm want = RangedL0Debt(now, SpansOf(l1), Ucmp(), t);
-      const L0DebtTerm got = model.DebtNow(l0, l1, t);
+      const L0DebtTerm got = model.DebtNow(l1, t);
       EXPECT_EQ(got.l0_bytes, want.l0_bytes);
       EXPECT_EQ(got.below_bytes, want.below_bytes);
-      EXPECT_EQ(model.ScoreNow(l0, t), RangedL0Score(now, Ucmp(), t));
+      EXPECT_EQ(model.ScoreNow(t), RangedL0Score(now, Ucmp(), t));
       const bool any_busy = std::any_of(
           now.begin(), now.end(), [](const KeySpan& s) { return s.busy; });
-      const bool kept = model.DebtAtRestAnswers(l0, l1, t);
+      const bool kept = model.DebtAtRestAnswers(l1, t);
       if (!any_busy) {
         EXPECT_TRUE(kept) << "nothing busy: the kept term answers";
       }
@@ -367,8 +367,8 @@ TEST(VlsmL0DueTest, TheModelsKeptAnswersAreTheRules) {
       // Other triggers (SetOptions since the version was prepared) are
       // computed afresh, and still right.
       const RangedL0Triggers other = Triggers(t.depth + 1, t.byte_target);
-      EXPECT_FALSE(model.DebtAtRestAnswers(l0, l1, other));
-      EXPECT_EQ(model.DebtNow(l0, l1, other).l0_bytes,
+      EXPECT_FALSE(model.DebtAtRestAnswers(l1, other));
+      EXPECT_EQ(model.DebtNow(l1, other).l0_bytes,
                 RangedL0Debt(now, SpansOf(l1), Ucmp(), other).l0_bytes);
     }
   }
