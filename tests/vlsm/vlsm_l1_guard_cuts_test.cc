@@ -173,10 +173,12 @@ std::string KeyAt(int i) {
 
 // L2 gets 1,200 keys of 300 random bytes in 12 files of S_M (32 KiB).
 // Then every third key is rewritten twice with 220-byte values, each time
-// written to L0 as one whole file by a reopen's WAL recovery: a flush would
-// be cut at guards on L2's boundaries (L1 is empty), and a step into L1
-// cuts its outputs at L0's guards, which would line L1 up with L2 whatever
-// the cut rule does. With two whole, overlapping L0 files there is no guard
+// written to L0 as one whole file by a reopen's WAL recovery under
+// atomic_flush (which keeps flushes, and recovery, whole): otherwise they
+// would be cut at guards on L2's boundaries (L1 is empty; patch 0022 cuts
+// recovery as a flush), and a step into L1 cuts its outputs at L0's
+// guards, which would line L1 up with L2 whatever the cut rule does. With
+// two whole, overlapping L0 files there is no guard
 // inside the range and no trivial move, so the cut rule alone decides.
 // L1 receives ~95 KiB, about 8 KiB per L2 file: a file past S_M / 2
 // (16 KiB) meets an L2 boundary before it reaches S_M, so an aligned
@@ -192,6 +194,7 @@ void CompactIntoL1OverL2(CompactionPri pri, const std::string& path,
   options.disable_auto_compactions = true;
   options.force_consistency_checks = true;
   options.write_buffer_size = 4 << 20;  // no flush but the test's own
+  options.atomic_flush = true;          // whole L0 files (see above)
   std::unique_ptr<DB> db = OpenFreshDb(options, path);
   ASSERT_NE(db, nullptr);
   std::mt19937 rng(20261127);
