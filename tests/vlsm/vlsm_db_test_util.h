@@ -165,6 +165,20 @@ inline void ExpectEqualsModel(DB* db, const Model& model, const Snapshot* snap,
   }
 }
 
+// Uniform random overwrites of keys "key00000000" .. below key_space, with
+// 100-byte values, in the DB and the model (the way-in and way-back tests).
+inline void WriteRandomKeys(DB* db, Model* model, std::mt19937* rng, int n,
+                            uint64_t key_space) {
+  for (int i = 0; i < n; ++i) {
+    char key[32];
+    std::snprintf(key, sizeof(key), "key%08llu",
+                  static_cast<unsigned long long>((*rng)() % key_space));
+    const std::string v = std::to_string((*rng)()) + std::string(100, 'v');
+    ASSERT_TRUE(db->Put(WriteOptions(), key, v).ok());
+    (*model)[key] = v;
+  }
+}
+
 // How many times writes stopped so far on what compaction must pay: L0's
 // count and the pending compaction bytes (the column family's write stall
 // stats). Stops on the memtable limit, which test-sized memtables under a

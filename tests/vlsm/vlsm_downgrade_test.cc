@@ -47,20 +47,9 @@ Options RangedOptions() {
   return o;
 }
 
-std::string Key(uint64_t i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "key%08" PRIu64, i);
-  return buf;
-}
-
 // Uniform random overwrites of 20 000 keys, in the DB and the model.
 void WriteRandom(DB* db, Model* model, std::mt19937* rng, int n) {
-  for (int i = 0; i < n; ++i) {
-    const std::string k = Key((*rng)() % 20000);
-    const std::string v = std::to_string((*rng)()) + std::string(100, 'v');
-    ASSERT_TRUE(db->Put(WriteOptions(), k, v).ok());
-    (*model)[k] = v;
-  }
+  vlsm_test::WriteRandomKeys(db, model, rng, n, 20000);
 }
 
 int L0Files(DB* db) {

@@ -64,19 +64,9 @@ Options RangedFrom(const Options& stock) {
   return o;
 }
 
-std::string Key(uint64_t i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "key%08" PRIu64, i);
-  return buf;
-}
-
+// Uniform random overwrites of 40 000 keys, in the DB and the model.
 void WriteRandom(DB* db, Model* model, std::mt19937* rng, int n) {
-  for (int i = 0; i < n; ++i) {
-    const std::string k = Key((*rng)() % 40000);
-    const std::string v = std::to_string((*rng)()) + std::string(100, 'v');
-    ASSERT_TRUE(db->Put(WriteOptions(), k, v).ok());
-    (*model)[k] = v;
-  }
+  vlsm_test::WriteRandomKeys(db, model, rng, n, 40000);
 }
 
 // L0 -> L1 steps run since the DB opened.
