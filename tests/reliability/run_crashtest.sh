@@ -39,8 +39,12 @@ if grep -v '^Running' "$log" | grep -qiE 'verification failed|corruption:|incons
 fi
 if [ $rc -ne 0 ] && [ -n "$refusal" ]; then
   echo "REFUSED: ${refusal:0:400}"
-  phase=$(grep -m1 -oE 'check_mode=[0-9]+' <(grep -B2 -F 'ConfigureVlsm() in rocksdb/vlsm.h' "$log") || true)
-  echo "== $mode: the run ended at a refused draw (${phase:-at the first open})"
+  # Where: whitebox's phase (check_mode 1 is universal compaction, 2 FIFO),
+  # printed before the refused db_stress's output; or which db_stress run.
+  phase=$(awk '/^check_mode=/ { m = $1; sub(/,$/, "", m) } /^Running db_stress/ { n++ }
+               /ConfigureVlsm\(\) in rocksdb\/vlsm.h/ {
+                 print (m != "" ? m " " : "") "db_stress run " n; exit }' "$log")
+  echo "== $mode: the run ended at a refused draw (${phase})"
 elif [ $rc -ne 0 ]; then
   echo "FAIL: db_crashtest.py $mode" >&2; exit 1
 fi
