@@ -42,11 +42,7 @@ int VlsmL0StallCount(const VersionStorageInfo& vstorage,
   if (!L0HoldsASplitFlush(l0)) {
     return stock_count;
   }
-  uint64_t bytes = 0;
-  for (const FileMetaData* f : l0) {
-    bytes += f->fd.GetFileSize();
-  }
-  return L0MemtablesWorth(bytes, moptions.write_buffer_size);
+  return L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size);
 }
 
 void VlsmRescoreL0StallCount(VersionStorageInfo* vstorage,
