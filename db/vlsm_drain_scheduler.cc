@@ -1,7 +1,8 @@
 // DBImpl's part of the drain at rest (db/compaction/vlsm_drain_at_rest.h):
 // the periodic task and DB::WaitForCompact arm the drain of every column
 // family at rest and schedule a compaction; the picker takes the steps.
-// SetOptions hands the drain's options here.
+// SetOptions hands the drain's options here, which writes them into the
+// column family's settings object and persists them.
 // Member functions of DBImpl declared by patch 0019, defined here so the
 // logic stays out of upstream's files.
 #include "db/column_family.h"
@@ -71,6 +72,9 @@ Status DBImpl::VlsmSetOptions(
       return s;
     }
   }
+  // The OPTIONS file is written under the options mutex, as SetOptions
+  // writes it (taken here, after upstream's SetOptions released it).
+  InstrumentedMutexLock ol(&options_mutex_);
   InstrumentedMutexLock l(&mutex_);
   // Onto the settings as they are now (another call may have set other
   // drain options meanwhile); the values were checked above.
@@ -86,7 +90,10 @@ Status DBImpl::VlsmSetOptions(
                  VlsmDrainOptions::kFlushIntervals, settings.flush_intervals);
   // Turned on, a column family already at rest may drain now.
   VlsmScheduleDrains(/*declare_rest=*/false);
-  return Status::OK();
+  // Persisted as upstream's SetOptions persists its options: the settings
+  // object is in the column family's options (options/vlsm_drain_settings.h)
+  // unless they were opened without one; a failure to write is returned.
+  return WriteOptionsFile(WriteOptions(), /*db_mutex_already_held=*/true);
 }
 
 void DBImpl::VlsmDrainAtRestTask() {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "options/compaction_pri_name.h"
+#include "options/vlsm_drain_settings.h"
 #include "options/vlsm_sizing.h"
 #include "rocksdb/vlsm.h"
 
@@ -262,6 +263,11 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
         std::to_string(o.soft_pending_compaction_bytes_limit));
   }
   o.max_compaction_bytes = (f + 2) * vlsm.sst_size;
+  if (ranged) {
+    // The drain at rest's settings, in the options system: options strings
+    // and OPTIONS files carry them (options/vlsm_drain_settings.h).
+    AddVlsmDrainSettings(&o);
+  }
   s = CheckVlsmOptions(o);
   if (s.ok()) {
     *cf_options = o;
@@ -270,6 +276,15 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
 }
 
 Status CheckVlsmOptions(const ColumnFamilyOptions& cf_options) {
+  // Two would each claim the drain's settings; the column family reads one.
+  const int drain_settings =
+      CountVlsmDrainSettings(cf_options.table_properties_collector_factories);
+  if (drain_settings > 1) {
+    return Status::InvalidArgument(
+        "table_properties_collectors holds " + std::to_string(drain_settings) +
+        " " + VlsmDrainAtRestSettings::kClassName() +
+        " objects (the drain at rest's settings): keep one");
+  }
   if (!IsVlsmCompactionPri(cf_options.compaction_pri)) {
     return Status::OK();
   }

@@ -53,6 +53,7 @@
 #include "db/db_impl/db_impl.h"
 #include "db/version_set.h"
 #include "db/write_controller.h"
+#include "options/vlsm_drain_settings.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/listener.h"
@@ -379,6 +380,18 @@ int Run(const Args& args) {
   const std::string path =
       args.db.empty() ? "/tmp/vlsm_decision_trace_" + args.layout : args.db;
   DestroyDB(path, options);
+  // The drain at rest off (db/compaction/vlsm_drain_at_rest.h): the traces
+  // record the decisions made without it, which the drain must not change;
+  // its own decisions depend on how long the DB was quiet. Only the ranged
+  // layout drains, and ConfigureVlsm gave it the settings object. Set in
+  // the options, not by SetOptions after open: that would write an OPTIONS
+  // file and so shift every file number the trace records.
+  if (const auto drain = VlsmDrainSettingsIn(
+          options.table_properties_collector_factories)) {
+    VlsmDrainSettings off;
+    off.enabled = false;
+    drain->Set(off);
+  }
   DB* raw = nullptr;
   s = DB::Open(options, path, &raw);
   if (!s.ok()) {
@@ -386,14 +399,6 @@ int Run(const Args& args) {
     return 2;
   }
   std::unique_ptr<DB> db(raw);
-  // The drain at rest off (db/compaction/vlsm_drain_at_rest.h): the traces
-  // record the decisions made without it, which the drain must not change;
-  // its own decisions depend on how long the DB was quiet.
-  s = db->SetOptions({{VlsmDrainOptions::kEnabled, "false"}});
-  if (!s.ok()) {
-    std::fprintf(stderr, "drain off: %s\n", s.ToString().c_str());
-    return 2;
-  }
   trace.Line("# vlsm_decision_trace layout=" + args.layout +
              " seed=" + std::to_string(args.seed) +
              " rounds=" + std::to_string(args.rounds));

@@ -17,8 +17,16 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-VlsmRestClock::VlsmRestClock(SystemClock* clock)
-    : clock_(clock), last_flush_micros_(NowMicros()) {}
+VlsmRestClock::VlsmRestClock(const ImmutableOptions& ioptions)
+    : clock_(ioptions.clock),
+      settings_(VlsmDrainSettingsIn(ioptions.table_properties_collector_factories)),
+      last_flush_micros_(NowMicros()) {
+  if (settings_ == nullptr) {
+    // Options without the settings object (compaction_pri set without
+    // ConfigureVlsm): the defaults, changed by SetOptions, not persisted.
+    settings_ = std::make_shared<VlsmDrainAtRestSettings>();
+  }
+}
 
 uint64_t VlsmRestClock::NowMicros() const {
   return clock_ == nullptr ? 0 : clock_->NowMicros();
@@ -42,10 +50,11 @@ void VlsmRestClock::OnFlush() {
 }
 
 uint64_t VlsmRestClock::QuietMicrosNeeded() const {
+  const VlsmDrainSettings settings = settings_->Get();
   const uint64_t floor =
-      uint64_t{settings_.min_quiet_seconds} * uint64_t{1000000};
+      uint64_t{settings.min_quiet_seconds} * uint64_t{1000000};
   // Saturating: a huge interval count must not wrap to a short wait.
-  const uint64_t intervals = settings_.flush_intervals;
+  const uint64_t intervals = settings.flush_intervals;
   const uint64_t by_flushes =
       flush_interval_micros_ != 0 &&
               intervals > UINT64_MAX / flush_interval_micros_
@@ -69,36 +78,6 @@ bool VlsmDrainEnabled(const MutableCFOptions& moptions,
          rest.settings().enabled && !moptions.disable_auto_compactions;
 }
 
-namespace {
-
-// "true"/"false"/"1"/"0", as upstream's boolean options.
-bool ParseDrainBool(const std::string& v, bool* out) {
-  if (v == "true" || v == "1") {
-    *out = true;
-  } else if (v == "false" || v == "0") {
-    *out = false;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// A whole number of at most 32 bits, digits only.
-bool ParseDrainCount(const std::string& v, uint32_t* out) {
-  if (v.empty() || v.size() > 10 ||
-      v.find_first_not_of("0123456789") != std::string::npos) {
-    return false;
-  }
-  const uint64_t n = std::stoull(v);
-  if (n > UINT32_MAX) {
-    return false;
-  }
-  *out = static_cast<uint32_t>(n);
-  return true;
-}
-
-}  // namespace
-
 Status ParseVlsmDrainOptions(
     const std::unordered_map<std::string, std::string>& options,
     VlsmDrainSettings* settings,
@@ -107,24 +86,15 @@ Status ParseVlsmDrainOptions(
   *any = false;
   others->clear();
   for (const auto& [name, value] : options) {
-    bool ok = true;
-    if (name == VlsmDrainOptions::kEnabled) {
-      ok = ParseDrainBool(value, &parsed.enabled);
-    } else if (name == VlsmDrainOptions::kMinQuietSeconds) {
-      ok = ParseDrainCount(value, &parsed.min_quiet_seconds);
-    } else if (name == VlsmDrainOptions::kFlushIntervals) {
-      ok = ParseDrainCount(value, &parsed.flush_intervals);
-    } else {
+    bool known = false;
+    const Status s = ParseVlsmDrainSetting(name, value, &parsed, &known);
+    if (!known) {
       others->emplace(name, value);
       continue;
     }
     *any = true;
-    if (!ok) {
-      return Status::InvalidArgument(
-          "vLSM option " + name + ": '" + value + "' is not " +
-          (name == VlsmDrainOptions::kEnabled
-               ? "true or false"
-               : "a whole number of seconds or intervals (32 bits)"));
+    if (!s.ok()) {
+      return s;
     }
   }
   *settings = parsed;

@@ -56,10 +56,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "options/vlsm_drain_settings.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/status.h"
 
@@ -76,16 +78,11 @@ struct MutableCFOptions;
 // key under two L0 files), against RocksDB's up to three files at rest.
 constexpr int kVlsmRestL0Depth = 1;
 
-// The drain's options (VlsmDrainOptions in rocksdb/vlsm.h: their names and
-// defaults). The fork's, not ColumnFamilyOptions fields: DB::SetOptions
-// hands them to DBImpl::VlsmSetOptions, which keeps them in the column
-// family's VlsmRestClock; not persisted.
-struct VlsmDrainSettings {
-  bool enabled = true;
-  uint32_t min_quiet_seconds = 30;
-  uint32_t flush_intervals = 8;
-};
-
+// The drain's settings (VlsmDrainSettings) live in an object of the options
+// system (options/vlsm_drain_settings.h), which the column family's
+// VlsmRestClock reads; DB::SetOptions hands them to DBImpl::VlsmSetOptions,
+// which writes them there and persists them.
+//
 // Takes the drain's options out of `options` (SetOptions' map) into
 // *settings (which holds the current ones), the rest into *others; *any:
 // whether there was one. InvalidArgument naming the option for a bad value
@@ -101,9 +98,11 @@ Status ParseVlsmDrainOptions(
 // CompactionPicker (patch 0019); every call under the DB mutex.
 class VlsmRestClock {
  public:
-  // clock: the column family's (ImmutableOptions::clock); may be null in
-  // pickers built for tests, which then never come to rest by time.
-  explicit VlsmRestClock(SystemClock* clock);
+  // The column family's clock (ImmutableOptions::clock; may be null in
+  // pickers built for tests, which then never come to rest by time) and its
+  // drain settings (the VlsmDrainAtRest object of its options, a copy of
+  // its own since SanitizeOptions; defaults if they hold none).
+  explicit VlsmRestClock(const ImmutableOptions& ioptions);
 
   // A flush installed its files: a rest ends here, and the drain disarms.
   void OnFlush();
@@ -112,8 +111,8 @@ class VlsmRestClock {
   // it finished since the last flush.
   void DeclareRest() { drain_finished_ = false; }
 
-  const VlsmDrainSettings& settings() const { return settings_; }
-  void set_settings(const VlsmDrainSettings& s) { settings_ = s; }
+  VlsmDrainSettings settings() const { return settings_->Get(); }
+  void set_settings(const VlsmDrainSettings& s) { settings_->Set(s); }
 
   // How long, in microseconds, the column family must go without a flush to
   // be at rest (see the header's definition).
@@ -141,7 +140,7 @@ class VlsmRestClock {
   uint64_t NowMicros() const;
 
   SystemClock* clock_;
-  VlsmDrainSettings settings_;
+  std::shared_ptr<VlsmDrainAtRestSettings> settings_;
   uint64_t last_flush_micros_;  // or when the clock was made (DB open)
   uint64_t flush_interval_micros_ = 0;
   bool flushed_ = false;  // a flush seen since open

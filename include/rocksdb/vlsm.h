@@ -137,7 +137,10 @@ inline VlsmOptions VlsmOptions::Ranged() {
 //     hard_pending_compaction_bytes_limit = the fields of those names
 //     (the options' values),
 //   max_compaction_bytes = (f + 2) * S_M (one file and the f + 1 files it
-//     can overlap in the level below).
+//     can overlap in the level below),
+//   table_properties_collectors: the ranged layout's drain settings, one
+//     VlsmDrainAtRest with the defaults unless one is there (see
+//     VlsmDrainOptions).
 // num_levels is kept; it must be >= 3. On bad input returns InvalidArgument
 // naming the rule broken, and leaves *cf_options unchanged.
 Status ConfigureVlsm(ColumnFamilyOptions* cf_options,
@@ -168,11 +171,19 @@ inline bool IsVlsmCompactionPri(CompactionPri pri) {
 // interval between flushes), or DB::WaitForCompact called) and
 // no compaction is due, L0 is compacted into L1 in bounded steps until no
 // key lies under more than one L0 file; a flush stops it. Steps are tagged
-// CompactionReason::kVlsmDrainAtRest. Its options are not ColumnFamilyOptions
-// fields (the struct keeps upstream's layout) nor in the OPTIONS file: set
-// them on an open DB, e.g.
+// CompactionReason::kVlsmDrainAtRest. Its settings travel in the options
+// system as one registered object, VlsmDrainAtRest, in
+// table_properties_collectors (ColumnFamilyOptions keeps upstream's layout,
+// so it has no field for them; the object collects nothing). ConfigureVlsm
+// puts one with the defaults into the ranged layout's options; an options
+// string or OPTIONS file sets them:
+//   table_properties_collectors={id=VlsmDrainAtRest;vlsm_drain_at_rest=false}
+// On an open DB, SetOptions changes them, and GetOptions and the OPTIONS
+// file show them:
 //   db->SetOptions(cf, {{VlsmDrainOptions::kEnabled, "false"}});
-// Every open starts from the defaults.
+// Options without the object drain with the defaults (SetOptions still
+// changes them, for that open only). Stock RocksDB skips the object when it
+// reads such an OPTIONS file.
 struct VlsmDrainOptions {
   // "true" (the default) or "false".
   static constexpr const char* kEnabled = "vlsm_drain_at_rest";

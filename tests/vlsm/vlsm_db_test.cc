@@ -850,7 +850,8 @@ constexpr const char* kReadmeRangedOptions =
     "level0_slowdown_writes_trigger=17;level0_stop_writes_trigger=21;"
     "soft_pending_compaction_bytes_limit=1073741824;"
     "hard_pending_compaction_bytes_limit=2147483648;"
-    "max_compaction_bytes=83886080";
+    "max_compaction_bytes=83886080;"
+    "table_properties_collectors=VlsmDrainAtRest";
 constexpr const char* kReadmeVlsmOptions =
     "compaction_style=kCompactionStyleLevel;compaction_pri=kVlsm;"
     "level_compaction_dynamic_level_bytes=false;write_buffer_size=8388608;"

@@ -70,6 +70,14 @@ std::string LatestOptionsFile(const std::string& path) {
 TEST(VlsmDowngradeTest, TheWayBackToStockKeepsEveryKey) {
   const std::string path = TestPath("VlsmDowngradeTest", "way_back");
   Options ranged = RangedOptions();
+  // The drain's settings object, as ConfigureVlsm's ranged layout carries
+  // it (here from an options string, as an OPTIONS file gives it).
+  ColumnFamilyOptions with_drain;
+  ASSERT_TRUE(GetColumnFamilyOptionsFromString(
+                  ConfigOptions(), ranged,
+                  "table_properties_collectors=VlsmDrainAtRest", &with_drain)
+                  .ok());
+  static_cast<ColumnFamilyOptions&>(ranged) = with_drain;
   std::unique_ptr<DB> db = vlsm_test::OpenFreshDb(ranged, path);
   ASSERT_NE(db, nullptr);
   Model model;
@@ -91,6 +99,25 @@ TEST(VlsmDowngradeTest, TheWayBackToStockKeepsEveryKey) {
   EXPECT_EQ(options_file.find("kVlsm"), std::string::npos)
       << "the OPTIONS file names only stock values:\n"
       << options_file;
+  // The drain's settings object stays in it (table_properties_collectors
+  // is fixed at open); stock RocksDB, which has no such object, skips it as
+  // upstream skips any unknown object in that list. Read here with the
+  // object's name one no library registers.
+  ASSERT_NE(options_file.find("VlsmDrainAtRest"), std::string::npos);
+  std::string as_stock = options_file;
+  as_stock.replace(as_stock.find("VlsmDrainAtRest"),
+                   std::string("VlsmDrainAtRest").size(), "NoSuchCollector");
+  const std::string stock_file = path + "-as-stock.ini";
+  ASSERT_TRUE(WriteStringToFile(Env::Default(), as_stock, stock_file).ok());
+  DBOptions stock_db;
+  std::vector<ColumnFamilyDescriptor> stock_cfs;
+  const Status read = LoadOptionsFromFile(ConfigOptions(), stock_file,
+                                          &stock_db, &stock_cfs);
+  ASSERT_TRUE(read.ok()) << read.ToString();
+  ASSERT_EQ(stock_cfs.size(), 1u);
+  EXPECT_EQ(stock_cfs[0].options.compaction_pri, kMinOverlappingRatio);
+  EXPECT_TRUE(
+      stock_cfs[0].options.table_properties_collector_factories.empty());
 
   // 4. Reopen with stock options (RocksDB's defaults, dynamic level sizes
   // included): every key as the model says.

@@ -34,6 +34,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
+#include "rocksdb/utilities/options_util.h"
 #include "rocksdb/vlsm.h"
 #include "tests/test_dir.h"
 #include "tests/vlsm/vlsm_db_test_util.h"
@@ -64,8 +65,7 @@ Options RangedOptions(std::shared_ptr<EventListener> listener) {
   return o;
 }
 
-// Sets the drain's options (DB::SetOptions: they are not in
-// ColumnFamilyOptions).
+// Sets the drain's options on the open DB (DB::SetOptions).
 void SetDrain(DB* db, bool on, int min_seconds = 30, int intervals = 8) {
   const Status s = db->SetOptions(
       {{VlsmDrainOptions::kEnabled, on ? "true" : "false"},
@@ -340,6 +340,64 @@ TEST(VlsmDrainAtRestTest, ReadOnlyWaitForCompactReturns) {
   const Status s = db->WaitForCompact(wait);
   EXPECT_FALSE(s.IsTimedOut()) << "WaitForCompact waited on a read-only DB";
   ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "read-only"));
+}
+
+// The drain's settings travel in the options (the VlsmDrainAtRest object,
+// options/vlsm_drain_settings.h): the options a DB opens with rule its
+// drain, and what SetOptions sets is in the OPTIONS file a reopen reads.
+TEST(VlsmDrainAtRestTest, TheOptionsFileCarriesTheDrainSettings) {
+  const std::string dir = TestDir("options_file");
+  Options o = RangedOptions(nullptr);
+  const auto off = VlsmDrainSettingsIn(o.table_properties_collector_factories);
+  ASSERT_NE(off, nullptr) << "ConfigureVlsm added no drain settings";
+  off->Set({/*enabled=*/false, /*min_quiet_seconds=*/30,
+            /*flush_intervals=*/8});
+  Model model;
+  {
+    std::unique_ptr<DB> db = OpenFreshDb(o, dir);
+    ASSERT_NE(db, nullptr);
+    Workload w(23);
+    ASSERT_NO_FATAL_FAILURE(LoadDeepL0(db.get(), &model, &w));
+    ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "loaded"));
+    ASSERT_TRUE(db->Close().ok());
+  }
+  {
+    // Reopened with options that say off: WaitForCompact (which declares
+    // rest) leaves L0 deep. Then on, with no rest by time (an hour): set
+    // and persisted, not run.
+    o.create_if_missing = false;
+    DB* raw = nullptr;
+    ASSERT_TRUE(DB::Open(o, dir, &raw).ok());
+    std::unique_ptr<DB> db(raw);
+    ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+    ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "opened with the drain off"));
+    ASSERT_TRUE(db->SetOptions({{VlsmDrainOptions::kEnabled, "true"},
+                                {VlsmDrainOptions::kMinQuietSeconds, "3600"}})
+                    .ok());
+    ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "switched on, not at rest"));
+    ASSERT_TRUE(db->Close().ok());
+  }
+  // Reopened with the OPTIONS file's drain settings: on, so WaitForCompact
+  // drains.
+  DBOptions loaded_db;
+  std::vector<ColumnFamilyDescriptor> loaded;
+  ASSERT_TRUE(
+      LoadLatestOptions(ConfigOptions(), dir, &loaded_db, &loaded).ok());
+  ASSERT_EQ(loaded.size(), 1u);
+  o.table_properties_collector_factories =
+      loaded[0].options.table_properties_collector_factories;
+  const auto on = VlsmDrainSettingsIn(o.table_properties_collector_factories);
+  ASSERT_NE(on, nullptr) << "the OPTIONS file holds no drain settings";
+  EXPECT_TRUE(on->Get().enabled);
+  EXPECT_EQ(on->Get().min_quiet_seconds, 3600u);
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::Open(o, dir, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "reopened, before the wait"));
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  ExpectDrained(db.get(), "opened with the OPTIONS file's settings");
+  ASSERT_NO_FATAL_FAILURE(ExpectEqualsModel(db.get(), model, nullptr, "after"));
+  ASSERT_TRUE(db->Close().ok());
 }
 
 // The drain's options are checked like upstream's: a bad value is an
