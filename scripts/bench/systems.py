@@ -123,7 +123,9 @@ SYSTEMS = {
     # start them over 544 and 672 MiB.
     "vlsm-ranged-rs32": (("8M", 8, 8, "ranged"), RANGED_RS32),
     # vlsm-ranged-rs32 under RocksDB-IO's debt limits (issue 20: "the
-    # ranged layout runs with RocksDB-IO's pending-compaction limits"):
+    # ranged layout runs with RocksDB-IO's pending-compaction limits"); the
+    # preset, VlsmOptions::Ranged(), until issue 52 and in the evaluation's
+    # pages (docs/results/final-*):
     # its L0 at rest and its debt count against the same 1 and 2 GiB that
     # slow and stop RocksDB-IO, so its tail is compared on equal terms.
     # (vlsm-ranged-rs32 keeps upstream's 64 and 256 GiB, as its published
@@ -134,7 +136,9 @@ SYSTEMS = {
     # (1.25 and 2.25 GiB of L0), the ranged preset at 17 and 21 memtables
     # of 32 MiB (544 and 672 MiB). 40 and 72 memtables of 32 MiB are
     # RocksDB's bytes; upstream's debt limits, as RocksDB's. Steps fall due
-    # as in vlsm-ranged-rs32 (depth 8, L0's byte target 256 MiB).
+    # as in vlsm-ranged-rs32 (depth 8, L0's byte target 256 MiB). The
+    # preset, VlsmOptions::Ranged(), since issue 52
+    # (docs/results/preset-room-1region-12M).
     "vlsm-ranged-rs32-deep": (("8M", 8, 8, "ranged"),
                               dict(RANGED_RS32, level0_slowdown_writes_trigger="40",
                                    level0_stop_writes_trigger="72")),

@@ -188,12 +188,12 @@ int main(int argc, char** argv) {
       p_rocksdb_options_get_max_write_buffer_number(ranged) != 4 ||
       p_rocksdb_options_get_max_bytes_for_level_base(ranged) != (256 << 20) ||
       p_rocksdb_options_get_level0_file_num_compaction_trigger(ranged) != 8 ||
-      p_rocksdb_options_get_level0_slowdown_writes_trigger(ranged) != 17 ||
-      p_rocksdb_options_get_level0_stop_writes_trigger(ranged) != 21 ||
+      p_rocksdb_options_get_level0_slowdown_writes_trigger(ranged) != 40 ||
+      p_rocksdb_options_get_level0_stop_writes_trigger(ranged) != 72 ||
       p_rocksdb_options_get_soft_pending_compaction_bytes_limit(ranged) !=
-          ((size_t)1 << 30) ||
+          ((size_t)64 << 30) ||
       p_rocksdb_options_get_hard_pending_compaction_bytes_limit(ranged) !=
-          ((size_t)2 << 30)) {
+          ((size_t)256 << 30)) {
     fail("rocksdb_options_configure_vlsm_ranged",
          "did not set the measured configuration");
   }

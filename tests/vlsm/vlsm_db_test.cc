@@ -648,7 +648,7 @@ TEST(VlsmDbTest, ConfigureVlsmRangedLayout) {
 }
 
 // ConfigureVlsm(VlsmOptions::Ranged()) is the configuration the ranged
-// layout was measured with, "vlsm-ranged-rs32-io" of
+// layout was measured with, "vlsm-ranged-rs32-deep" of
 // scripts/bench/systems.py: every option of that system vLSM sets.
 TEST(VlsmDbTest, ConfigureVlsmRangedPresetIsTheMeasuredConfiguration) {
   Options o;
@@ -666,10 +666,10 @@ TEST(VlsmDbTest, ConfigureVlsmRangedPresetIsTheMeasuredConfiguration) {
   EXPECT_EQ(o.max_bytes_for_level_multiplier_additional,
             std::vector<int>(static_cast<size_t>(o.num_levels), 1));
   EXPECT_EQ(o.level0_file_num_compaction_trigger, 8);  // depth
-  EXPECT_EQ(o.level0_slowdown_writes_trigger, 17);
-  EXPECT_EQ(o.level0_stop_writes_trigger, 21);
-  EXPECT_EQ(o.soft_pending_compaction_bytes_limit, uint64_t{1} << 30);
-  EXPECT_EQ(o.hard_pending_compaction_bytes_limit, uint64_t{2} << 30);
+  EXPECT_EQ(o.level0_slowdown_writes_trigger, 40);
+  EXPECT_EQ(o.level0_stop_writes_trigger, 72);
+  EXPECT_EQ(o.soft_pending_compaction_bytes_limit, uint64_t{64} << 30);
+  EXPECT_EQ(o.hard_pending_compaction_bytes_limit, uint64_t{256} << 30);
   EXPECT_EQ(o.max_compaction_bytes, 10u * (8u << 20));  // (f + 2) * S_M
   EXPECT_TRUE(CheckVlsmOptions(o).ok());
 
@@ -684,10 +684,10 @@ TEST(VlsmDbTest, ConfigureVlsmRangedPresetIsTheMeasuredConfiguration) {
   EXPECT_EQ(high.num_levels, 5);
   EXPECT_EQ(high.max_bytes_for_level_multiplier_additional,
             std::vector<int>(5, 1));
-  EXPECT_EQ(high.level0_slowdown_writes_trigger, 17);
-  EXPECT_EQ(high.level0_stop_writes_trigger, 21);
-  EXPECT_EQ(high.soft_pending_compaction_bytes_limit, uint64_t{1} << 30);
-  EXPECT_EQ(high.hard_pending_compaction_bytes_limit, uint64_t{2} << 30);
+  EXPECT_EQ(high.level0_slowdown_writes_trigger, 40);
+  EXPECT_EQ(high.level0_stop_writes_trigger, 72);
+  EXPECT_EQ(high.soft_pending_compaction_bytes_limit, uint64_t{64} << 30);
+  EXPECT_EQ(high.hard_pending_compaction_bytes_limit, uint64_t{256} << 30);
 
   // A DB opens with it and keeps every value (none is sanitized away).
   const std::string path = TestDir("ranged_preset");
@@ -700,10 +700,10 @@ TEST(VlsmDbTest, ConfigureVlsmRangedPresetIsTheMeasuredConfiguration) {
   EXPECT_EQ(opened.write_buffer_size, 32u << 20);
   EXPECT_EQ(opened.max_write_buffer_number, 4);
   EXPECT_EQ(opened.level0_file_num_compaction_trigger, 8);
-  EXPECT_EQ(opened.level0_slowdown_writes_trigger, 17);
-  EXPECT_EQ(opened.level0_stop_writes_trigger, 21);
-  EXPECT_EQ(opened.soft_pending_compaction_bytes_limit, uint64_t{1} << 30);
-  EXPECT_EQ(opened.hard_pending_compaction_bytes_limit, uint64_t{2} << 30);
+  EXPECT_EQ(opened.level0_slowdown_writes_trigger, 40);
+  EXPECT_EQ(opened.level0_stop_writes_trigger, 72);
+  EXPECT_EQ(opened.soft_pending_compaction_bytes_limit, uint64_t{64} << 30);
+  EXPECT_EQ(opened.hard_pending_compaction_bytes_limit, uint64_t{256} << 30);
   db.reset();
   ASSERT_TRUE(DestroyDB(path, o).ok());
 }
@@ -847,9 +847,9 @@ constexpr const char* kReadmeRangedOptions =
     "max_bytes_for_level_multiplier=8;"
     "max_bytes_for_level_multiplier_additional=1:1:1:1:1:1:1;"
     "level0_file_num_compaction_trigger=8;"
-    "level0_slowdown_writes_trigger=17;level0_stop_writes_trigger=21;"
-    "soft_pending_compaction_bytes_limit=1073741824;"
-    "hard_pending_compaction_bytes_limit=2147483648;"
+    "level0_slowdown_writes_trigger=40;level0_stop_writes_trigger=72;"
+    "soft_pending_compaction_bytes_limit=68719476736;"
+    "hard_pending_compaction_bytes_limit=274877906944;"
     "max_compaction_bytes=83886080;"
     "table_properties_collectors=VlsmDrainAtRest";
 constexpr const char* kReadmeVlsmOptions =
