@@ -90,9 +90,16 @@ Status DBImpl::VlsmSetOptions(
                  VlsmDrainOptions::kFlushIntervals, settings.flush_intervals);
   // Turned on, a column family already at rest may drain now.
   VlsmScheduleDrains(/*declare_rest=*/false);
+  // A DB never opened for writes (read-only, secondary) writes nothing: its
+  // directory may be another process's, and it never compacts.
+  if (!opened_successfully_) {
+    return Status::OK();
+  }
   // Persisted as upstream's SetOptions persists its options: the settings
   // object is in the column family's options (options/vlsm_drain_settings.h)
-  // unless they were opened without one; a failure to write is returned.
+  // unless they were opened without one; a failure to write is returned
+  // (with the settings, and any upstream options of the same call, already
+  // in force, as upstream's SetOptions leaves its own).
   return WriteOptionsFile(WriteOptions(), /*db_mutex_already_held=*/true);
 }
 

@@ -78,8 +78,10 @@ std::string SettingValue(const VlsmDrainSettings& s, const std::string& name) {
 
 // One entry of the object's type map: parsed and serialized through the
 // object (offset 0), as upstream's CompactOnDeletionCollectorFactory does, so
-// that the atomics are read and written whole. Mutable: the object's
-// settings change at run time (SetOptions).
+// that the atomics are read and written whole. Marked mutable as upstream's
+// collector marks its own (the object's values change at run time); DB
+// SetOptions reaches them by their flat names (VlsmSetOptions), not through
+// this map: table_properties_collectors itself is fixed at open.
 OptionTypeInfo DrainSettingInfo(const char* name) {
   return OptionTypeInfo(
       0, OptionType::kUnknown, OptionVerificationType::kNormal,
@@ -117,9 +119,11 @@ const std::unordered_map<std::string, OptionTypeInfo>& DrainSettingsTypeInfo() {
   return *kTypeInfo;
 }
 
-bool IsDrainSettings(const std::shared_ptr<TablePropertiesCollectorFactory>& f) {
-  return f != nullptr &&
-         std::string(f->Name()) == VlsmDrainAtRestSettings::kClassName();
+// The settings object, or null: by its class name, as RocksDB's own
+// CheckedCast tells its Customizables apart.
+VlsmDrainAtRestSettings* AsDrainSettings(
+    const std::shared_ptr<TablePropertiesCollectorFactory>& f) {
+  return f == nullptr ? nullptr : f->CheckedCast<VlsmDrainAtRestSettings>();
 }
 
 }  // namespace
@@ -170,8 +174,8 @@ void RegisterVlsmDrainAtRest(ObjectLibrary& library) {
 std::shared_ptr<VlsmDrainAtRestSettings> VlsmDrainSettingsIn(
     const VlsmCollectorFactories& factories) {
   for (const auto& f : factories) {
-    if (IsDrainSettings(f)) {
-      return std::static_pointer_cast<VlsmDrainAtRestSettings>(f);
+    if (VlsmDrainAtRestSettings* settings = AsDrainSettings(f)) {
+      return std::shared_ptr<VlsmDrainAtRestSettings>(f, settings);
     }
   }
   return nullptr;
@@ -180,16 +184,15 @@ std::shared_ptr<VlsmDrainAtRestSettings> VlsmDrainSettingsIn(
 int CountVlsmDrainSettings(const VlsmCollectorFactories& factories) {
   int n = 0;
   for (const auto& f : factories) {
-    n += IsDrainSettings(f) ? 1 : 0;
+    n += AsDrainSettings(f) != nullptr ? 1 : 0;
   }
   return n;
 }
 
 void VlsmOwnDrainSettings(ColumnFamilyOptions* options) {
   for (auto& f : options->table_properties_collector_factories) {
-    if (IsDrainSettings(f)) {
-      f = std::make_shared<VlsmDrainAtRestSettings>(
-          static_cast<const VlsmDrainAtRestSettings&>(*f).Get());
+    if (const VlsmDrainAtRestSettings* settings = AsDrainSettings(f)) {
+      f = std::make_shared<VlsmDrainAtRestSettings>(settings->Get());
     }
   }
 }

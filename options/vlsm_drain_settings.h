@@ -70,8 +70,9 @@ class VlsmDrainAtRestSettings : public TablePropertiesCollectorFactory {
   explicit VlsmDrainAtRestSettings(
       const VlsmDrainSettings& settings = VlsmDrainSettings());
 
-  // Atomic per field: SetOptions writes under the DB mutex while an OPTIONS
-  // file is serialized without it.
+  // Atomic per field: SetOptions writes under the DB mutex, while the
+  // object GetOptions hands out (the DB's own) may be serialized or read
+  // by the caller at any time.
   VlsmDrainSettings Get() const;
   void Set(const VlsmDrainSettings& settings);
 

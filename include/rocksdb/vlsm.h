@@ -185,8 +185,9 @@ inline bool IsVlsmCompactionPri(CompactionPri pri) {
 // puts one with the defaults into the ranged layout's options; an options
 // string or OPTIONS file sets them:
 //   table_properties_collectors={id=VlsmDrainAtRest;vlsm_drain_at_rest=false}
-// On an open DB, SetOptions changes them, and GetOptions and the OPTIONS
-// file show them:
+// On an open DB, SetOptions changes them (the DB's own copy, which
+// GetOptions hands out: change them only through SetOptions), and GetOptions
+// and the OPTIONS file show them:
 //   db->SetOptions(cf, {{VlsmDrainOptions::kEnabled, "false"}});
 // Options without the object drain with the defaults (SetOptions still
 // changes them, for that open only). Stock RocksDB skips the object when it

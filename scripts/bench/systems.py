@@ -133,8 +133,8 @@ SYSTEMS = {
     "vlsm-ranged-rs32-io": (("8M", 8, 8, "ranged"), dict(RANGED_RS32, **IO_DEBT_LIMITS)),
     # vlsm-ranged-rs32 with RocksDB's room in L0 before a stall (issue 52,
     # a slower device): RocksDB slows at 20 and stops at 36 files of 64 MiB
-    # (1.25 and 2.25 GiB of L0), the ranged preset at 17 and 21 memtables
-    # of 32 MiB (544 and 672 MiB). 40 and 72 memtables of 32 MiB are
+    # (1.25 and 2.25 GiB of L0), the ranged preset until then at 17 and 21
+    # memtables of 32 MiB (544 and 672 MiB). 40 and 72 memtables of 32 MiB are
     # RocksDB's bytes; upstream's debt limits, as RocksDB's. Steps fall due
     # as in vlsm-ranged-rs32 (depth 8, L0's byte target 256 MiB). The
     # preset, VlsmOptions::Ranged(), since issue 52

@@ -8,6 +8,7 @@
 // TheOptionsFileCarriesTheDrainSettings).
 #include "options/vlsm_drain_settings.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/vlsm.h"
@@ -149,6 +151,33 @@ TEST(VlsmDrainSettingsTest, SetOptionsShowsInGetOptionsAndTheOptionsFile) {
   EXPECT_TRUE(SettingsIn(cfs[0].options).enabled);
   EXPECT_EQ(SettingsIn(cfs[0].options).min_quiet_seconds, 5u);
   EXPECT_EQ(SettingsIn(cfs[0].options).flush_intervals, 4u);
+}
+
+// A read-only DB writes nothing: SetOptions takes the drain's settings (it
+// never compacts, so they change nothing) and leaves the directory, which
+// another process may own, as it was.
+TEST(VlsmDrainSettingsTest, AReadOnlyDbWritesNoOptionsFile) {
+  const std::string dir = TestDir("read_only");
+  Options o = vlsm_test::VlsmTestOptions(nullptr);
+  ASSERT_TRUE(ConfigureVlsm(&o, VlsmOptions::Ranged()).ok());
+  {
+    std::unique_ptr<DB> db = vlsm_test::OpenFreshDb(o, dir);
+    ASSERT_NE(db, nullptr);
+    ASSERT_TRUE(db->Put(WriteOptions(), "k", "v").ok());
+    ASSERT_TRUE(db->Close().ok());
+  }
+  std::vector<std::string> before;
+  ASSERT_TRUE(Env::Default()->GetChildren(dir, &before).ok());
+  DB* raw = nullptr;
+  ASSERT_TRUE(DB::OpenForReadOnly(o, dir, &raw).ok());
+  std::unique_ptr<DB> db(raw);
+  const Status s = db->SetOptions({{VlsmDrainOptions::kEnabled, "false"}});
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  std::vector<std::string> after;
+  ASSERT_TRUE(Env::Default()->GetChildren(dir, &after).ok());
+  std::sort(before.begin(), before.end());
+  std::sort(after.begin(), after.end());
+  EXPECT_EQ(before, after) << "a read-only DB changed its directory";
 }
 
 }  // namespace
