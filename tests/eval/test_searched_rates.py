@@ -180,5 +180,52 @@ class SearchedRatesTest(unittest.TestCase):
         self.assertIn("sustainable-rocksdb-io.json was stopped before it was done", r.stderr)
 
 
+    def test_the_ranged_system_is_named(self):
+        # --ranged: the ratio is the named system's over RocksDB-IO's, and
+        # a name no search holds gives none (not the evaluation's default).
+        other = os.path.join(self.search, "sustainable-vlsm-ranged-rs32-deep.json")
+        os.rename(os.path.join(self.search, "sustainable-vlsm-ranged-rs32-io.json"), other)
+        os.rename(os.path.join(self.search, "sustainable-vlsm-ranged-rs32-io.csv"),
+                  other[:-len(".json")] + ".csv")
+        figures = searched_rates.section(self.search, "vlsm-ranged-rs32-deep")[1]
+        self.assertAlmostEqual(figures["ranged_over_rocksdb_io"], 22500 / 30937.5)
+        self.assertIsNone(searched_rates.section(self.search)[1]["ranged_over_rocksdb_io"])
+
+
+class StepStatesTest(unittest.TestCase):
+    """step_states on a made-up search of two steps (10 s and 20 s) over
+    two regions: each step's samples are the seconds of its window, and
+    the figures are means over the regions."""
+
+    def sample(self, t, running, debt_mib, l0_mib):
+        return {"time_s": t, "running_compactions": running,
+                "pending_compaction_bytes": debt_mib << 20, "l0_bytes": l0_mib << 20}
+
+    def test_each_step_reads_its_own_seconds(self):
+        steps = [{"step_s": 10.0}, {"step_s": 20.0}]
+        # Region 0: idle in step 1 (debt 0), busy all of step 2 with its
+        # debt climbing 100 -> 290 MiB; region 1: busy half of step 2, its
+        # debt a sawtooth that returns (100 -> 0).
+        r0 = ([self.sample(t, 0, 0, 10) for t in range(10)] +
+              [self.sample(t, 1, 100 + (t - 10) * 10, 20 + t) for t in range(10, 30)])
+        r1 = ([self.sample(t, 0, 0, 10) for t in range(10)] +
+              [self.sample(t, t % 2, 0 if t == 29 else 100, 30) for t in range(10, 30)])
+        states = searched_rates.step_states({"steps": steps, "samples": [r0, r1]})
+        self.assertEqual(len(states), 2)
+        self.assertEqual(states[0]["running_compactions"], 0)
+        self.assertEqual(states[0]["debt_first_bytes"], 0)
+        self.assertAlmostEqual(states[1]["running_compactions"], (1 + 0.5) / 2)
+        self.assertEqual(states[1]["debt_first_bytes"], 100 << 20)
+        self.assertEqual(states[1]["debt_last_bytes"], ((290 + 0) << 20) / 2)
+        self.assertEqual(states[1]["l0_first_bytes"], ((30 + 30) << 20) / 2)
+        self.assertEqual(states[1]["l0_last_bytes"], ((49 + 30) << 20) / 2)
+
+    def test_a_step_without_samples_has_no_state(self):
+        states = searched_rates.step_states(
+            {"steps": [{"step_s": 5.0}, {"step_s": 5.0}],
+             "samples": [[self.sample(t, 1, 1, 1) for t in range(5)]]})
+        self.assertIsNotNone(states[0])
+        self.assertIsNone(states[1])
+
 if __name__ == "__main__":
     unittest.main()

@@ -4,13 +4,18 @@ find-sustainable settled on in the device-bound regime, every step it
 tried, the ranged layout's rate against RocksDB-IO's, and the P99s of the
 steps both searches made at the same rate on the same tree.
 
-usage: searched_rates.py DIR [--markdown FILE]... [--json FILE]
+usage: searched_rates.py DIR [--markdown FILE]... [--json FILE] [--ranged SYSTEM] [--per-step]
 
 DIR/search (open, or packed in DIR/raw.tar.xz) holds load_a.sh's
 sustainable-<system>.json reports made with SEARCH=find-sustainable
 (final_eval.sh device). --markdown FILE replaces FILE's "final-searched"
 section (between "<!-- final-searched:begin -->" and its end); --json FILE
-writes every figure shown.
+writes every figure shown. --per-step also writes the "search-steps"
+section: each step's compaction slots busy, and the debt estimate and
+L0's bytes at its start and end (step_states). --ranged SYSTEM: which of the searched systems
+is the ranged layout set against RocksDB-IO (default the evaluation's,
+vlsm-ranged-rs32-io; issue 52's search used the preset since,
+vlsm-ranged-rs32-deep).
 
 Why a search and not a closed loop here: under a 100 MiB/s limiter a
 closed loop fills the memtables far faster than the "device" empties
@@ -68,6 +73,7 @@ def load_searches(out):
             run["seconds_stalled"] = run["seconds"] = None
         regions = rep["lsm_metrics"]
         found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]), run=run,
+                           samples=[r["samples"] for r in regions],
                            stops=sum(r["stalls"]["stop_count"] for r in regions),
                            longest_spell_estimate=longest_spell_estimate(regions),
                            max_queue_depth=rep["max_queue_depth"])
@@ -114,6 +120,64 @@ def kept_step(search):
     return None
 
 
+def step_windows(steps):
+    """[start_s, end_s) of each step on the run's clock (the steps follow
+    one another on one tree, as the per-second samples count time)."""
+    windows, t = [], 0.0
+    for st in steps:
+        windows.append((t, t + st["step_s"]))
+        t += st["step_s"]
+    return windows
+
+
+def step_states(search):
+    """Per step, what the regions' per-second samples say (means over the
+    regions): the compactions running (a region runs at most one at a time
+    with 2 background jobs, so 1.0 is every slot busy all the step), and
+    the debt estimate and L0's bytes in the step's first and last second
+    (a debt that climbs from start to end is compaction falling behind; a
+    sawtooth that returns is not)."""
+    states = []
+    for start, end in step_windows(search["steps"]):
+        inside = [[x for x in region if start <= x["time_s"] < end]
+                  for region in search["samples"]]
+        inside = [r for r in inside if r]
+        if not inside:
+            states.append(None)
+            continue
+        n = len(inside)
+        states.append({
+            "running_compactions": sum(sum(x["running_compactions"] for x in r) / len(r)
+                                       for r in inside) / n,
+            "debt_first_bytes": sum(r[0]["pending_compaction_bytes"] for r in inside) / n,
+            "debt_last_bytes": sum(r[-1]["pending_compaction_bytes"] for r in inside) / n,
+            "l0_first_bytes": sum(r[0]["l0_bytes"] for r in inside) / n,
+            "l0_last_bytes": sum(r[-1]["l0_bytes"] for r in inside) / n})
+    return states
+
+
+def step_state_lines(found, systems):
+    """The page's lines for step_states (--per-step)."""
+    rows = []
+    for s in systems:
+        for i, (st, state) in enumerate(zip(found[s]["steps"], step_states(found[s])), 1):
+            if state is None:
+                continue
+            rows.append([final_report.NAMES.get(s, s), str(i), fmt(int(st["target_ops_per_s"])),
+                         "yes" if st["sustained"] else "no",
+                         fmt(state["running_compactions"], 2),
+                         f"{fmt(round(state['debt_first_bytes'] / 2**20))} → "
+                         f"{fmt(round(state['debt_last_bytes'] / 2**20))}",
+                         f"{fmt(round(state['l0_first_bytes'] / 2**20))} → "
+                         f"{fmt(round(state['l0_last_bytes'] / 2**20))}"])
+    return ["**Each step, per region** (means over the regions of the per-second "
+            "samples: compactions running, 1.00 being a region's one compaction slot "
+            "busy all the step; the debt estimate and L0's bytes in the step's first "
+            "and last second):", "",
+            table(["system", "step", "offered (ops/s)", "kept", "compactions running",
+                   "debt estimate (MiB)", "L0 (MiB)"], rows), ""]
+
+
 def whole_search(search):
     """Every step of a search at once, as report.py counts a run: bytes
     moved per byte written (under a limiter on all I/O, what a rate costs
@@ -154,7 +218,7 @@ def same_tree_steps(ours, io, regions):
     return rows
 
 
-def section(search_dir):
+def section(search_dir, ranged=RANGED):
     """(the page's lines, the figures) of the searches in SEARCH_DIR."""
     found, _, _ = read_out_dir(search_dir, load_searches, "load_a.sh find-sustainable")
     systems = [s for s in final_report.ORDER if s in found] + sorted(
@@ -172,7 +236,7 @@ def section(search_dir):
                       "steps": steps,
                       "kept_step": kept_step(found[s]),
                       "whole_search": whole_search(found[s])}
-    ours, io = figures.get(RANGED), figures.get(ROCKSDB_IO)
+    ours, io = figures.get(ranged), figures.get(ROCKSDB_IO)
     ratio = (ours["sustainable_ops_per_s"] / io["sustainable_ops_per_s"]
              if ours and io and io["sustainable_ops_per_s"] else None)
     figures["ranged_over_rocksdb_io"] = ratio
@@ -252,13 +316,26 @@ def kept_row(system, k):
 
 
 def main(argv):
-    a = page_arguments(__doc__).parse_args(argv)
+    ap = page_arguments(__doc__)
+    ap.add_argument("--ranged", default=RANGED)
+    ap.add_argument("--per-step", action="store_true",
+                    help='also write the "search-steps" section: each step\'s compaction '
+                         "slots busy, debt and L0 at its start and end")
+    a = ap.parse_args(argv)
     if SEARCH not in final_report.run_names(a.dir, re.compile(SEARCH)):
         sys.exit(f"searched_rates.py: no {SEARCH} run in {a.dir}")
     if final_report.still_going(a.dir, SEARCH, REPORT.fullmatch):
         return 0
-    lines, figures = section(os.path.join(a.dir, SEARCH))
-    publish_sections({"final-searched": lines}, a, figures)
+    lines, figures = section(os.path.join(a.dir, SEARCH), a.ranged)
+    sections = {"final-searched": lines}
+    if a.per_step:
+        found, _, _ = read_out_dir(os.path.join(a.dir, SEARCH), load_searches,
+                                   "load_a.sh find-sustainable")
+        systems = [s for s in final_report.ORDER if s in found] + sorted(
+            s for s in found if s not in final_report.ORDER)
+        sections["search-steps"] = step_state_lines(found, systems)
+        figures["step_states"] = {s: step_states(found[s]) for s in systems}
+    publish_sections(sections, a, figures)
     return 0
 
 
