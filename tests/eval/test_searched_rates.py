@@ -220,6 +220,15 @@ class StepStatesTest(unittest.TestCase):
         self.assertEqual(states[1]["l0_first_bytes"], ((30 + 30) << 20) / 2)
         self.assertEqual(states[1]["l0_last_bytes"], ((49 + 30) << 20) / 2)
 
+    def test_bytes_per_busy_slot_second(self):
+        # Two regions; step 1 (10 s) half busy, step 2 (20 s) all busy:
+        # (10 * 0.5 + 20 * 1) * 2 = 50 slot-seconds for 100 MB.
+        search = {"steps": [{"step_s": 10.0}, {"step_s": 20.0}], "regions": 2,
+                  "compaction_bytes": 100e6}
+        states = [{"running_compactions": 0.5}, {"running_compactions": 1.0}]
+        self.assertAlmostEqual(searched_rates.busy_slot_rate(search, states), 2e6)
+        self.assertIsNone(searched_rates.busy_slot_rate(search, [None, None]))
+
     def test_a_step_without_samples_has_no_state(self):
         states = searched_rates.step_states(
             {"steps": [{"step_s": 5.0}, {"step_s": 5.0}],

@@ -74,6 +74,8 @@ def load_searches(out):
         regions = rep["lsm_metrics"]
         found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]), run=run,
                            samples=[r["samples"] for r in regions],
+                           compaction_bytes=sum(r["compaction_read_bytes"] +
+                                                r["compaction_write_bytes"] for r in regions),
                            stops=sum(r["stalls"]["stop_count"] for r in regions),
                            longest_spell_estimate=longest_spell_estimate(regions),
                            max_queue_depth=rep["max_queue_depth"])
@@ -156,6 +158,18 @@ def step_states(search):
     return states
 
 
+def busy_slot_rate(search, states):
+    """Compaction bytes (read and written, every region) per second of a
+    busy compaction slot over the whole search: the bytes over the sum of
+    each step's length times its mean slots busy times the regions. Under
+    one device limit, a store whose busy slots move fewer bytes a second
+    than another's spends its compaction time on something besides the
+    device. None without samples."""
+    busy_s = sum(st["step_s"] * state["running_compactions"] * search["regions"]
+                 for st, state in zip(search["steps"], states) if state)
+    return search["compaction_bytes"] / busy_s if busy_s else None
+
+
 def step_state_lines(found, systems):
     """The page's lines for step_states (--per-step)."""
     rows = []
@@ -170,12 +184,20 @@ def step_state_lines(found, systems):
                          f"{fmt(round(state['debt_last_bytes'] / 2**20))}",
                          f"{fmt(round(state['l0_first_bytes'] / 2**20))} → "
                          f"{fmt(round(state['l0_last_bytes'] / 2**20))}"])
+    rates = []
+    for s in systems:
+        rate = busy_slot_rate(found[s], step_states(found[s]))
+        if rate is not None:
+            rates.append(f"{final_report.NAMES.get(s, s)} {rate / 1e6:.1f} MB/s")
+    busy = ("", "**Compaction bytes per busy slot-second** (read and written, over the "
+            "whole search; the four slots busy at once share the one limit): " +
+            "; ".join(rates) + ".", "") if rates else ()
     return ["**Each step, per region** (means over the regions of the per-second "
             "samples: compactions running, 1.00 being a region's one compaction slot "
             "busy all the step; the debt estimate and L0's bytes in the step's first "
             "and last second):", "",
             table(["system", "step", "offered (ops/s)", "kept", "compactions running",
-                   "debt estimate (MiB)", "L0 (MiB)"], rows), ""]
+                   "debt estimate (MiB)", "L0 (MiB)"], rows), *busy]
 
 
 def whole_search(search):
@@ -335,6 +357,8 @@ def main(argv):
             s for s in found if s not in final_report.ORDER)
         sections["search-steps"] = step_state_lines(found, systems)
         figures["step_states"] = {s: step_states(found[s]) for s in systems}
+        figures["busy_slot_bytes_per_s"] = {
+            s: busy_slot_rate(found[s], figures["step_states"][s]) for s in systems}
     publish_sections(sections, a, figures)
     return 0
 
