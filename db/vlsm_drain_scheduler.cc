@@ -49,58 +49,63 @@ Status DBImpl::VlsmSetOptions(
     ColumnFamilyHandle* column_family,
     const std::unordered_map<std::string, std::string>& options_map,
     bool* handled) {
-  auto* cfd =
-      static_cast_with_check<ColumnFamilyHandleImpl>(column_family)->cfd();
-  VlsmDrainSettings settings;
-  {
-    InstrumentedMutexLock l(&mutex_);
-    settings = cfd->compaction_picker()->vlsm_rest()->settings();
+  // Most calls carry no drain setting: they are upstream's alone, and cost
+  // no lock here.
+  *handled = false;
+  for (const auto& kv : options_map) {
+    *handled = *handled || IsVlsmDrainSetting(kv.first);
   }
+  if (!*handled) {
+    return Status::OK();
+  }
+  // Every value checked before anything is applied: all or none.
+  VlsmDrainSettings checked;
   std::unordered_map<std::string, std::string> upstream_options;
-  bool any = false;
-  Status s =
-      ParseVlsmDrainOptions(options_map, &settings, &upstream_options, &any);
-  *handled = any;
-  if (!any || !s.ok()) {
+  Status s = ParseVlsmDrainOptions(options_map, &checked, &upstream_options);
+  if (!s.ok()) {
     return s;
   }
   // Upstream's options first (their own checks); the drain's only if they
-  // were taken: all or none. SetOptions with no drain option is upstream's.
+  // were taken.
   if (!upstream_options.empty()) {
     s = SetOptions(column_family, upstream_options);
     if (!s.ok()) {
       return s;
     }
   }
-  // The OPTIONS file is written under the options mutex, as SetOptions
-  // writes it (taken here, after upstream's SetOptions released it).
-  InstrumentedMutexLock ol(&options_mutex_);
-  InstrumentedMutexLock l(&mutex_);
-  // Onto the settings as they are now (another call may have set other
-  // drain options meanwhile); the values were checked above.
-  settings = cfd->compaction_picker()->vlsm_rest()->settings();
-  ParseVlsmDrainOptions(options_map, &settings, &upstream_options, &any)
-      .PermitUncheckedError();
-  cfd->compaction_picker()->vlsm_rest()->set_settings(settings);
-  ROCKS_LOG_INFO(immutable_db_options_.info_log,
-                 "[%s] vLSM drain at rest: %s=%s %s=%u %s=%u",
-                 cfd->GetName().c_str(), VlsmDrainOptions::kEnabled,
-                 settings.enabled ? "true" : "false",
-                 VlsmDrainOptions::kMinQuietSeconds, settings.min_quiet_seconds,
-                 VlsmDrainOptions::kFlushIntervals, settings.flush_intervals);
-  // Turned on, a column family already at rest may drain now.
-  VlsmScheduleDrains(/*declare_rest=*/false);
-  // A DB never opened for writes (read-only, secondary) writes nothing: its
-  // directory may be another process's, and it never compacts.
-  if (!opened_successfully_) {
-    return Status::OK();
+  auto* cfd =
+      static_cast_with_check<ColumnFamilyHandleImpl>(column_family)->cfd();
+  VlsmDrainSettings settings;
+  {
+    // The OPTIONS file is written under the options mutex, as SetOptions
+    // writes it (taken here, after upstream's SetOptions released it).
+    InstrumentedMutexLock ol(&options_mutex_);
+    InstrumentedMutexLock l(&mutex_);
+    // Onto the settings as they are now (another call may have set other
+    // drain settings meanwhile); the values were checked above.
+    VlsmRestClock* rest = cfd->compaction_picker()->vlsm_rest();
+    settings = rest->settings();
+    ParseVlsmDrainOptions(options_map, &settings, &upstream_options)
+        .PermitUncheckedError();
+    rest->set_settings(settings);
+    // Turned on, a column family already at rest may drain now.
+    VlsmScheduleDrains(/*declare_rest=*/false);
+    // Persisted as upstream's SetOptions persists its options: the settings
+    // object is in the column family's options (options/vlsm_drain_settings.h)
+    // unless they were opened without one. A failure to write is returned
+    // (with the settings, and any upstream options of the same call, already
+    // in force, as upstream's SetOptions leaves its own). A read-only DB
+    // (never opened for writes) writes nothing: its directory may be another
+    // process's, and it never compacts. (A secondary DB refuses SetOptions,
+    // as upstream's does, before this.)
+    if (opened_successfully_) {
+      s = WriteOptionsFile(WriteOptions(), /*db_mutex_already_held=*/true);
+    }
   }
-  // Persisted as upstream's SetOptions persists its options: the settings
-  // object is in the column family's options (options/vlsm_drain_settings.h)
-  // unless they were opened without one; a failure to write is returned
-  // (with the settings, and any upstream options of the same call, already
-  // in force, as upstream's SetOptions leaves its own).
-  return WriteOptionsFile(WriteOptions(), /*db_mutex_already_held=*/true);
+  ROCKS_LOG_INFO(immutable_db_options_.info_log, "[%s] vLSM drain at rest: %s",
+                 cfd->GetName().c_str(),
+                 VlsmDrainSettingsString(settings).c_str());
+  return s;
 }
 
 void DBImpl::VlsmDrainAtRestTask() {

@@ -11,6 +11,32 @@ namespace ROCKSDB_NAMESPACE {
 
 namespace {
 
+// Each setting once: its name (SetOptions', the options string's and the
+// OPTIONS file's) and its field, a flag or a count. The parser, the printer
+// and the object's type map all walk this table.
+struct DrainSetting {
+  const char* name;
+  bool VlsmDrainSettings::*flag;       // the boolean setting, or null
+  uint32_t VlsmDrainSettings::*count;  // a counted setting, or null
+};
+
+constexpr DrainSetting kDrainSettings[] = {
+    {VlsmDrainOptions::kEnabled, &VlsmDrainSettings::enabled, nullptr},
+    {VlsmDrainOptions::kMinQuietSeconds, nullptr,
+     &VlsmDrainSettings::min_quiet_seconds},
+    {VlsmDrainOptions::kFlushIntervals, nullptr,
+     &VlsmDrainSettings::flush_intervals},
+};
+
+const DrainSetting* FindDrainSetting(const std::string& name) {
+  for (const DrainSetting& d : kDrainSettings) {
+    if (name == d.name) {
+      return &d;
+    }
+  }
+  return nullptr;
+}
+
 // "true"/"false"/"1"/"0", as upstream's boolean options.
 bool ParseDrainBool(const std::string& v, bool* out) {
   if (v == "true" || v == "1") {
@@ -37,27 +63,34 @@ bool ParseDrainCount(const std::string& v, uint32_t* out) {
   return true;
 }
 
+std::string SettingValue(const VlsmDrainSettings& s, const DrainSetting& d) {
+  if (d.flag != nullptr) {
+    return s.*d.flag ? "true" : "false";
+  }
+  return std::to_string(s.*d.count);
+}
+
 }  // namespace
+
+bool IsVlsmDrainSetting(const std::string& name) {
+  return FindDrainSetting(name) != nullptr;
+}
 
 Status ParseVlsmDrainSetting(const std::string& name, const std::string& value,
                              VlsmDrainSettings* settings, bool* known) {
-  VlsmDrainSettings parsed = *settings;
-  bool ok = true;
-  *known = true;
-  if (name == VlsmDrainOptions::kEnabled) {
-    ok = ParseDrainBool(value, &parsed.enabled);
-  } else if (name == VlsmDrainOptions::kMinQuietSeconds) {
-    ok = ParseDrainCount(value, &parsed.min_quiet_seconds);
-  } else if (name == VlsmDrainOptions::kFlushIntervals) {
-    ok = ParseDrainCount(value, &parsed.flush_intervals);
-  } else {
-    *known = false;
+  const DrainSetting* d = FindDrainSetting(name);
+  *known = d != nullptr;
+  if (d == nullptr) {
     return Status::OK();
   }
+  VlsmDrainSettings parsed = *settings;
+  const bool ok = d->flag != nullptr
+                      ? ParseDrainBool(value, &(parsed.*d->flag))
+                      : ParseDrainCount(value, &(parsed.*d->count));
   if (!ok) {
     return Status::InvalidArgument(
         "vLSM option " + name + ": '" + value + "' is not " +
-        (name == VlsmDrainOptions::kEnabled
+        (d->flag != nullptr
              ? "true or false"
              : "a whole number of seconds or intervals (32 bits)"));
   }
@@ -65,57 +98,76 @@ Status ParseVlsmDrainSetting(const std::string& name, const std::string& value,
   return Status::OK();
 }
 
-namespace {
-
-std::string SettingValue(const VlsmDrainSettings& s, const std::string& name) {
-  if (name == VlsmDrainOptions::kEnabled) {
-    return s.enabled ? "true" : "false";
+Status ParseVlsmDrainOptions(
+    const std::unordered_map<std::string, std::string>& options,
+    VlsmDrainSettings* settings,
+    std::unordered_map<std::string, std::string>* others) {
+  VlsmDrainSettings parsed = *settings;
+  others->clear();
+  for (const auto& [name, value] : options) {
+    bool known = false;
+    const Status s = ParseVlsmDrainSetting(name, value, &parsed, &known);
+    if (!known) {
+      others->emplace(name, value);
+    } else if (!s.ok()) {
+      return s;
+    }
   }
-  return std::to_string(name == VlsmDrainOptions::kMinQuietSeconds
-                            ? s.min_quiet_seconds
-                            : s.flush_intervals);
+  *settings = parsed;
+  return Status::OK();
 }
+
+std::string VlsmDrainSettingsString(const VlsmDrainSettings& settings) {
+  std::string out;
+  for (const DrainSetting& d : kDrainSettings) {
+    out += (out.empty() ? "" : " ") + std::string(d.name) + "=" +
+           SettingValue(settings, d);
+  }
+  return out;
+}
+
+namespace {
 
 // One entry of the object's type map: parsed and serialized through the
 // object (offset 0), as upstream's CompactOnDeletionCollectorFactory does, so
 // that the atomics are read and written whole. Marked mutable as upstream's
 // collector marks its own (the object's values change at run time); DB
 // SetOptions reaches them by their flat names (VlsmSetOptions), not through
-// this map: table_properties_collectors itself is fixed at open.
-OptionTypeInfo DrainSettingInfo(const char* name) {
+// this map: table_properties_collectors itself is fixed at open. Never
+// compared, as upstream's collector's settings: values that change at run
+// time are not a mismatch between two options.
+OptionTypeInfo DrainSettingInfo(const DrainSetting& d) {
   return OptionTypeInfo(
       0, OptionType::kUnknown, OptionVerificationType::kNormal,
       OptionTypeFlags::kCompareNever | OptionTypeFlags::kMutable,
-      [name](const ConfigOptions&, const std::string&,
-             const std::string& value, void* addr) {
+      [&d](const ConfigOptions&, const std::string&, const std::string& value,
+           void* addr) {
         auto* object = static_cast<VlsmDrainAtRestSettings*>(addr);
         VlsmDrainSettings s = object->Get();
         bool known = false;
-        Status st = ParseVlsmDrainSetting(name, value, &s, &known);
+        Status st = ParseVlsmDrainSetting(d.name, value, &s, &known);
         if (st.ok()) {
           object->Set(s);
         }
         return st;
       },
-      [name](const ConfigOptions&, const std::string&, const void* addr,
-             std::string* value) {
+      [&d](const ConfigOptions&, const std::string&, const void* addr,
+           std::string* value) {
         const auto* object = static_cast<const VlsmDrainAtRestSettings*>(addr);
-        *value = SettingValue(object->Get(), name);
+        *value = SettingValue(object->Get(), d);
         return Status::OK();
       },
       nullptr);
 }
 
 const std::unordered_map<std::string, OptionTypeInfo>& DrainSettingsTypeInfo() {
-  static const auto* const kTypeInfo =
-      new std::unordered_map<std::string, OptionTypeInfo>{
-          {VlsmDrainOptions::kEnabled,
-           DrainSettingInfo(VlsmDrainOptions::kEnabled)},
-          {VlsmDrainOptions::kMinQuietSeconds,
-           DrainSettingInfo(VlsmDrainOptions::kMinQuietSeconds)},
-          {VlsmDrainOptions::kFlushIntervals,
-           DrainSettingInfo(VlsmDrainOptions::kFlushIntervals)},
-      };
+  static const auto* const kTypeInfo = [] {
+    auto* info = new std::unordered_map<std::string, OptionTypeInfo>();
+    for (const DrainSetting& d : kDrainSettings) {
+      info->emplace(d.name, DrainSettingInfo(d));
+    }
+    return info;
+  }();
   return *kTypeInfo;
 }
 
@@ -151,13 +203,7 @@ void VlsmDrainAtRestSettings::Set(const VlsmDrainSettings& s) {
 }
 
 std::string VlsmDrainAtRestSettings::ToString() const {
-  const VlsmDrainSettings s = Get();
-  return std::string(Name()) + " (" + VlsmDrainOptions::kEnabled + "=" +
-         SettingValue(s, VlsmDrainOptions::kEnabled) + " " +
-         VlsmDrainOptions::kMinQuietSeconds + "=" +
-         SettingValue(s, VlsmDrainOptions::kMinQuietSeconds) + " " +
-         VlsmDrainOptions::kFlushIntervals + "=" +
-         SettingValue(s, VlsmDrainOptions::kFlushIntervals) + ")";
+  return std::string(Name()) + " (" + VlsmDrainSettingsString(Get()) + ")";
 }
 
 void RegisterVlsmDrainAtRest(ObjectLibrary& library) {

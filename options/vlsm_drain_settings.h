@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "rocksdb/table_properties.h"
@@ -61,6 +62,20 @@ struct VlsmDrainSettings {
 // "1"/"0"; a whole number of at most 32 bits), with *settings unchanged.
 Status ParseVlsmDrainSetting(const std::string& name, const std::string& value,
                              VlsmDrainSettings* settings, bool* known);
+
+// Whether `name` is one of the drain's settings.
+bool IsVlsmDrainSetting(const std::string& name);
+
+// Takes the drain's settings out of `options` (SetOptions' map) into
+// *settings (which holds the current ones), the rest into *others. A bad
+// value: ParseVlsmDrainSetting's InvalidArgument, with *settings unchanged.
+Status ParseVlsmDrainOptions(
+    const std::unordered_map<std::string, std::string>& options,
+    VlsmDrainSettings* settings,
+    std::unordered_map<std::string, std::string>* others);
+
+// "vlsm_drain_at_rest=true vlsm_rest_min_seconds=30 ..." (the LOG's form).
+std::string VlsmDrainSettingsString(const VlsmDrainSettings& settings);
 
 class VlsmDrainAtRestSettings : public TablePropertiesCollectorFactory {
  public:

@@ -148,8 +148,9 @@ void ConfigureOptions(Options* options) {
 
 void DbOpened(DB* db) {
   if (!FLAGS_vlsm_drain_at_rest) {
-    // Not in ColumnFamilyOptions: set on the open DB, before any rest. A
-    // read-only DB compacts nothing and refuses SetOptions.
+    // Set on the open DB before any rest, by SetOptions (which persists it,
+    // as an options string's VlsmDrainAtRest object would carry it). A
+    // secondary DB refuses SetOptions and compacts nothing.
     const Status off = db->SetOptions({{VlsmDrainOptions::kEnabled, "false"}});
     if (!off.ok() && !off.IsNotSupported()) {
       std::fprintf(stderr, "db_bench_vlsm: --vlsm_drain_at_rest=false: %s\n",

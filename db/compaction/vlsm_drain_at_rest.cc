@@ -13,7 +13,6 @@
 #include "options/cf_options.h"
 #include "rocksdb/env.h"
 #include "rocksdb/system_clock.h"
-#include "rocksdb/vlsm.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -76,29 +75,6 @@ bool VlsmDrainEnabled(const MutableCFOptions& moptions,
                       const VlsmRestClock& rest) {
   return moptions.vlsm_layout == VlsmLayout::kRanged &&
          rest.settings().enabled && !moptions.disable_auto_compactions;
-}
-
-Status ParseVlsmDrainOptions(
-    const std::unordered_map<std::string, std::string>& options,
-    VlsmDrainSettings* settings,
-    std::unordered_map<std::string, std::string>* others, bool* any) {
-  VlsmDrainSettings parsed = *settings;
-  *any = false;
-  others->clear();
-  for (const auto& [name, value] : options) {
-    bool known = false;
-    const Status s = ParseVlsmDrainSetting(name, value, &parsed, &known);
-    if (!known) {
-      others->emplace(name, value);
-      continue;
-    }
-    *any = true;
-    if (!s.ok()) {
-      return s;
-    }
-  }
-  *settings = parsed;
-  return Status::OK();
 }
 
 namespace {

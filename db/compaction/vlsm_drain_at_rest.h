@@ -9,7 +9,7 @@
 // estimate owes nothing below a trigger by design: vlsm_l0_due.h). The drain
 // does it only while the column family is at rest.
 //
-// At rest, defined by numbers (VlsmRestClock::QuietFor):
+// At rest, defined by numbers (VlsmRestClock::QuietNow):
 //   - no flush for max(vlsm_rest_min_seconds, vlsm_rest_flush_intervals x
 //     the recent flush interval), counted from the last flush or from open
 //     (VlsmDrainSettings);
@@ -58,7 +58,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "options/vlsm_drain_settings.h"
@@ -82,16 +81,6 @@ constexpr int kVlsmRestL0Depth = 1;
 // system (options/vlsm_drain_settings.h), which the column family's
 // VlsmRestClock reads; DB::SetOptions hands them to DBImpl::VlsmSetOptions,
 // which writes them there and persists them.
-//
-// Takes the drain's options out of `options` (SetOptions' map) into
-// *settings (which holds the current ones), the rest into *others; *any:
-// whether there was one. InvalidArgument naming the option for a bad value
-// ("true"/"false"/"1"/"0"; a whole number of at most 32 bits), with
-// *settings unchanged.
-Status ParseVlsmDrainOptions(
-    const std::unordered_map<std::string, std::string>& options,
-    VlsmDrainSettings* settings,
-    std::unordered_map<std::string, std::string>* others, bool* any);
 
 // A column family's rest: when it last flushed, how often it flushes, and
 // whether the drain is armed. One per column family, in its

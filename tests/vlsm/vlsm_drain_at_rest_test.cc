@@ -240,14 +240,26 @@ TEST(VlsmDrainAtRestTest, PeriodicTaskDrainsOnlyAtRest) {
   ASSERT_TRUE(db->Close().ok());
 }
 
-// Whether the drain of the default column family is armed now (its
-// VlsmRestClock, read under the DB mutex as every caller does).
-bool DrainArmed(DB* db) {
+// What `read` reads of the default column family's VlsmRestClock, under
+// the DB mutex as every caller of the clock reads it.
+template <typename Read>
+auto ReadRestClock(DB* db, Read read) {
   auto* impl = static_cast<DBImpl*>(db->GetRootDB());
   ColumnFamilyData* cfd =
       static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
   InstrumentedMutexLock lock(impl->mutex());
-  return cfd->compaction_picker()->vlsm_rest()->drain_armed();
+  return read(*cfd->compaction_picker()->vlsm_rest());
+}
+
+// Whether the drain is armed now.
+bool DrainArmed(DB* db) {
+  return ReadRestClock(db,
+                       [](const VlsmRestClock& c) { return c.drain_armed(); });
+}
+
+// The drain settings in force.
+VlsmDrainSettings DrainSettingsInForce(DB* db) {
+  return ReadRestClock(db, [](const VlsmRestClock& c) { return c.settings(); });
 }
 
 // A write that makes a flush stops the drain: the step running finishes,
@@ -346,6 +358,10 @@ TEST(VlsmDrainAtRestTest, ReadOnlyWaitForCompactReturns) {
 // options/vlsm_drain_settings.h): the options a DB opens with rule its
 // drain, and what SetOptions sets is in the OPTIONS file a reopen reads.
 TEST(VlsmDrainAtRestTest, TheOptionsFileCarriesTheDrainSettings) {
+  // What is asserted is the settings in force, read from the drain's own
+  // clock, and what WaitForCompact then leaves; never L0's depth at a
+  // moment, which due steps at reopen may thin whatever the drain does
+  // (under a CPU hog that once left depth 1 before the drain could run).
   const std::string dir = TestDir("options_file");
   Options o = RangedOptions(nullptr);
   const auto off = VlsmDrainSettingsIn(o.table_properties_collector_factories);
@@ -362,11 +378,9 @@ TEST(VlsmDrainAtRestTest, TheOptionsFileCarriesTheDrainSettings) {
     ASSERT_TRUE(db->Close().ok());
   }
   {
-    // Reopened with options that say off: WaitForCompact (which declares
-    // rest) runs no drain step. (Read from the steps, not L0's depth: due
-    // steps may thin L0 at reopen whatever the drain does; under a CPU hog
-    // that left depth 1 in 1 of 20 runs.) Then on, with no rest by time (an
-    // hour): set and persisted, not run.
+    // Reopened with options that say off: off in force, and WaitForCompact
+    // (which declares rest) runs no drain step. Then on, with no rest by
+    // time (an hour): set and persisted, not run.
     auto steps = std::make_shared<DrainSteps>();
     Options off_opts = o;
     off_opts.listeners.push_back(steps);
@@ -375,6 +389,8 @@ TEST(VlsmDrainAtRestTest, TheOptionsFileCarriesTheDrainSettings) {
     DB* raw = nullptr;
     ASSERT_TRUE(DB::Open(off_opts, dir, &raw).ok());
     std::unique_ptr<DB> db(raw);
+    EXPECT_FALSE(DrainSettingsInForce(db.get()).enabled)
+        << "opened with the drain off, it is on";
     ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
     EXPECT_EQ(steps->began(), 0) << "a drain step ran with the drain off";
     ASSERT_TRUE(db->SetOptions({{VlsmDrainOptions::kEnabled, "true"},
@@ -382,8 +398,8 @@ TEST(VlsmDrainAtRestTest, TheOptionsFileCarriesTheDrainSettings) {
                     .ok());
     ASSERT_TRUE(db->Close().ok());
   }
-  // Reopened with the OPTIONS file's drain settings: on, so WaitForCompact
-  // drains.
+  // Reopened with the OPTIONS file's drain settings: on, an hour, so
+  // WaitForCompact drains.
   DBOptions loaded_db;
   std::vector<ColumnFamilyDescriptor> loaded;
   ASSERT_TRUE(
@@ -398,7 +414,9 @@ TEST(VlsmDrainAtRestTest, TheOptionsFileCarriesTheDrainSettings) {
   DB* raw = nullptr;
   ASSERT_TRUE(DB::Open(o, dir, &raw).ok());
   std::unique_ptr<DB> db(raw);
-  ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "reopened, before the wait"));
+  const VlsmDrainSettings in_force = DrainSettingsInForce(db.get());
+  EXPECT_TRUE(in_force.enabled) << "the OPTIONS file's drain is not in force";
+  EXPECT_EQ(in_force.min_quiet_seconds, 3600u);
   ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
   ExpectDrained(db.get(), "opened with the OPTIONS file's settings");
   ASSERT_NO_FATAL_FAILURE(ExpectEqualsModel(db.get(), model, nullptr, "after"));

@@ -69,6 +69,41 @@ TEST(VlsmDrainSettingsTest, AnOptionsStringCarriesTheSettings) {
   EXPECT_EQ(got.min_quiet_seconds, 5u);
 }
 
+// The LOG's form names every setting, and each of its name=value pairs
+// parses back to the value printed: the printer and the parser walk one
+// table, so a setting added to one is in both.
+TEST(VlsmDrainSettingsTest, TheLogFormParsesBack) {
+  const VlsmDrainSettings set{/*enabled=*/false, /*min_quiet_seconds=*/7,
+                              /*flush_intervals=*/4000000000u};
+  const std::string text = VlsmDrainSettingsString(set);
+  VlsmDrainSettings back{true, 0, 0};
+  int pairs = 0;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = std::min(text.find(' ', at), text.size());
+    const std::string pair = text.substr(at, end - at);
+    const size_t eq = pair.find('=');
+    ASSERT_NE(eq, std::string::npos) << text;
+    bool known = false;
+    const Status s = ParseVlsmDrainSetting(pair.substr(0, eq),
+                                           pair.substr(eq + 1), &back, &known);
+    EXPECT_TRUE(known) << pair;
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    ++pairs;
+    at = end + 1;
+  }
+  EXPECT_EQ(pairs, 3) << text;
+  EXPECT_EQ(back.enabled, set.enabled);
+  EXPECT_EQ(back.min_quiet_seconds, set.min_quiet_seconds);
+  EXPECT_EQ(back.flush_intervals, set.flush_intervals);
+  for (const char* name :
+       {VlsmDrainOptions::kEnabled, VlsmDrainOptions::kMinQuietSeconds,
+        VlsmDrainOptions::kFlushIntervals}) {
+    EXPECT_TRUE(IsVlsmDrainSetting(name)) << name;
+  }
+  EXPECT_FALSE(IsVlsmDrainSetting("level0_file_num_compaction_trigger"));
+}
+
 TEST(VlsmDrainSettingsTest, ABadValueIsRefusedNamingTheOption) {
   for (const std::string& setting :
        {std::string("vlsm_drain_at_rest=maybe"),
