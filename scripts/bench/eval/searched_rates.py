@@ -122,6 +122,12 @@ def kept_step(search):
     return None
 
 
+def ordered_systems(found):
+    """The searched systems in the evaluation's order, others after."""
+    return [s for s in final_report.ORDER if s in found] + sorted(
+        s for s in found if s not in final_report.ORDER)
+
+
 def step_windows(steps):
     """[start_s, end_s) of each step on the run's clock (the steps follow
     one another on one tree, as the per-second samples count time)."""
@@ -190,12 +196,12 @@ def step_state_lines(found, systems):
         if rate is not None:
             rates.append(f"{final_report.NAMES.get(s, s)} {rate / 1e6:.1f} MB/s")
     busy = ("", "**Compaction bytes per busy slot-second** (read and written, over the "
-            "whole search; the four slots busy at once share the one limit): " +
+            "whole search; every region's busy slots share the one limit): " +
             "; ".join(rates) + ".", "") if rates else ()
     return ["**Each step, per region** (means over the regions of the per-second "
-            "samples: compactions running, 1.00 being a region's one compaction slot "
-            "busy all the step; the debt estimate and L0's bytes in the step's first "
-            "and last second):", "",
+            "samples: compactions running, where 2 background jobs give a region one "
+            "compaction slot and 3 give it two; the debt estimate and L0's bytes in the "
+            "step's first and last second):", "",
             table(["system", "step", "offered (ops/s)", "kept", "compactions running",
                    "debt estimate (MiB)", "L0 (MiB)"], rows), *busy]
 
@@ -243,8 +249,7 @@ def same_tree_steps(ours, io, regions):
 def section(search_dir, ranged=RANGED):
     """(the page's lines, the figures) of the searches in SEARCH_DIR."""
     found, _, _ = read_out_dir(search_dir, load_searches, "load_a.sh find-sustainable")
-    systems = [s for s in final_report.ORDER if s in found] + sorted(
-        s for s in found if s not in final_report.ORDER)
+    systems = ordered_systems(found)
     rows, figures = [], {}
     for s in systems:
         steps = found[s]["steps"]
@@ -353,8 +358,7 @@ def main(argv):
     if a.per_step:
         found, _, _ = read_out_dir(os.path.join(a.dir, SEARCH), load_searches,
                                    "load_a.sh find-sustainable")
-        systems = [s for s in final_report.ORDER if s in found] + sorted(
-            s for s in found if s not in final_report.ORDER)
+        systems = ordered_systems(found)
         sections["search-steps"] = step_state_lines(found, systems)
         figures["step_states"] = {s: step_states(found[s]) for s in systems}
         figures["busy_slot_bytes_per_s"] = {
