@@ -45,6 +45,10 @@ class DbBinding {
   // pending (a JSON object; "settle" in the report), or "" when the phase
   // did not wait. Valid after Close.
   virtual std::string SettleJson() { return ""; }
+  // What the store's device limiter let through, by priority, at the
+  // phase's end and after its settle (a JSON object; "rate_limiter" in the
+  // report), or "" without a limiter. Valid after Close.
+  virtual std::string RateLimiterJson() { return ""; }
   // Stop background measurement before the store closes.
   virtual void Close() {}
 };

@@ -148,6 +148,7 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
   }
   j.Raw("lsm_metrics", r.metrics_json.empty() ? "[]" : r.metrics_json);
   if (!r.settle_json.empty()) j.Raw("settle", r.settle_json);
+  if (!r.rate_limiter_json.empty()) j.Raw("rate_limiter", r.rate_limiter_json);
   j.EndObject();
   return j.str() + "\n";
 }

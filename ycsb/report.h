@@ -30,6 +30,7 @@ struct RunReport {
   const DriverResult* result = nullptr;
   std::string metrics_json;     // binding's array, may be ""
   std::string settle_json;      // binding's settle object, may be ""
+  std::string rate_limiter_json;  // binding's limiter object, may be ""
   std::string sustainable_json; // find-sustainable's object, may be ""
   uint64_t peak_rss_bytes = 0;  // the process's maximum resident set
   // The harness's floor: a null-store run at the same rate and threads

@@ -394,6 +394,8 @@ void RocksDbBinding::SetOperationCount(uint64_t ops) {
 void RocksDbBinding::Close() {
   if (closed_) return;
   closed_ = true;
+  // The limiter's count at the phase's end, before the settle adds to it.
+  const std::string limiter_at_phase_end = RateLimiterTotalsJson();
   std::vector<rocksdb::LsmMetricsReport> reports;
   if (config_.wait_for_compaction) {
     // The phase's figures end at its last operation, whether or not it
@@ -422,6 +424,35 @@ void RocksDbBinding::Close() {
     json += rocksdb::LsmMetricsToJson(report);
   }
   final_metrics_ = json + "]";
+  if (rate_limiter_) {
+    rocksdb::lsm_metrics::JsonWriter j;
+    j.BeginObject()
+        .Field("bytes_per_second", rate_limiter_->GetBytesPerSecond())
+        .Raw("at_phase_end", limiter_at_phase_end)
+        .Raw("at_close", RateLimiterTotalsJson())
+        .EndObject();
+    rate_limiter_json_ = j.str();
+  }
+}
+
+std::string RocksDbBinding::RateLimiterTotalsJson() const {
+  // What the limiter charged, which is what "the device" was busy with: it
+  // can differ from the bytes the statistics count (a direct read charges
+  // its whole aligned request before it learns where the file ends).
+  // Flushes ask at IO_HIGH, compactions and the drain at IO_LOW; user reads
+  // and the WAL are not charged (their priority is IO_TOTAL).
+  if (!rate_limiter_) return "";
+  using P = rocksdb::Env::IOPriority;
+  rocksdb::lsm_metrics::JsonWriter j;
+  j.BeginObject()
+      .Field("bytes_total", rate_limiter_->GetTotalBytesThrough(P::IO_TOTAL))
+      .Field("bytes_high", rate_limiter_->GetTotalBytesThrough(P::IO_HIGH))
+      .Field("bytes_low", rate_limiter_->GetTotalBytesThrough(P::IO_LOW))
+      .Field("requests_total", rate_limiter_->GetTotalRequests(P::IO_TOTAL))
+      .Field("requests_high", rate_limiter_->GetTotalRequests(P::IO_HIGH))
+      .Field("requests_low", rate_limiter_->GetTotalRequests(P::IO_LOW))
+      .EndObject();
+  return j.str();
 }
 
 std::string RocksDbBinding::Settle(
@@ -588,6 +619,11 @@ std::string RocksDbBinding::MetricsJson() {
 std::string RocksDbBinding::SettleJson() {
   if (!closed_) Close();
   return settle_json_;
+}
+
+std::string RocksDbBinding::RateLimiterJson() {
+  if (!closed_) Close();
+  return rate_limiter_json_;
 }
 
 }  // namespace ycsb

@@ -110,6 +110,7 @@ class RocksDbBinding : public DbBinding {
   void SetOperationCount(uint64_t ops) override;
   std::string MetricsJson() override;
   std::string SettleJson() override;
+  std::string RateLimiterJson() override;
   void Close() override;
 
   int RegionOf(const std::string& key) const;
@@ -130,12 +131,15 @@ class RocksDbBinding : public DbBinding {
   void SetDrainAtRest(bool on);
   std::string Settle(const std::vector<rocksdb::LsmMetricsReport>& at_phase_end);
   uint64_t SumIntProperty(const std::string& property) const;
+  // The limiter's totals now, by priority (a JSON object).
+  std::string RateLimiterTotalsJson() const;
   RocksDbConfig config_;
   std::shared_ptr<rocksdb::RateLimiter> rate_limiter_;  // null: no limit
   std::vector<std::unique_ptr<Region>> regions_;
   bool closed_ = false;
   std::string final_metrics_;
   std::string settle_json_;
+  std::string rate_limiter_json_;
 };
 
 }  // namespace ycsb

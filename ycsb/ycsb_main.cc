@@ -432,6 +432,7 @@ int Main(int argc, char** argv) {
   report.peak_rss_bytes = PeakRssBytes();
   report.metrics_json = db->MetricsJson();
   report.settle_json = db->SettleJson();
+  report.rate_limiter_json = db->RateLimiterJson();
   report.result = &result;
   if (take_floor) {
     report.floor = &floor;

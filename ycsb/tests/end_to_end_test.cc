@@ -546,6 +546,18 @@ TEST_F(EndToEnd, RateLimitIsOneLimiterSharedByEveryRegion) {
   EXPECT_EQ(limiter->GetTotalBytesThrough(), flushed + compacted);
   EXPECT_EQ(limiter->GetTotalBytesThrough(rocksdb::Env::IO_USER), 0);
   b->Close();
+  // The report's "rate_limiter": what the limiter charged, by priority, at
+  // the phase's end (nothing to settle here: the same) and at close.
+  Json report;
+  ASSERT_TRUE(JsonParser(b->RateLimiterJson()).Parse(&report)) << b->RateLimiterJson();
+  EXPECT_EQ(report["bytes_per_second"].number, 200.0 * 1048576);
+  for (const char* when : {"at_phase_end", "at_close"}) {
+    EXPECT_EQ(report[when]["bytes_high"].number, static_cast<double>(flushed)) << when;
+    EXPECT_EQ(report[when]["bytes_low"].number, static_cast<double>(compacted)) << when;
+    EXPECT_EQ(report[when]["bytes_total"].number, static_cast<double>(flushed + compacted))
+        << when;
+    EXPECT_GT(report[when]["requests_low"].number, 0) << when;
+  }
 
   // 0, the default, is no limiter.
   auto unlimited = OpenBinding("unlimited", {{"rocksdb.rate_limit", "0"}});
