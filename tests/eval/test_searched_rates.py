@@ -229,6 +229,30 @@ class StepStatesTest(unittest.TestCase):
         self.assertAlmostEqual(searched_rates.busy_slot_rate(search, states), 2e6)
         self.assertIsNone(searched_rates.busy_slot_rate(search, [None, None]))
 
+    def test_what_the_limiter_charged_per_counted_byte(self):
+        search = {"compaction_bytes": 9613e6,
+                  "limiter": {"bytes_low": 12730e6, "bytes_high": 2715e6}}
+        self.assertAlmostEqual(searched_rates.limiter_charge(search), 12730 / 9613)
+        # A report made before ycsb_vlsm counted the limiter, or one run
+        # without a limiter, has no figure, never a zero.
+        self.assertIsNone(searched_rates.limiter_charge({"compaction_bytes": 1e6,
+                                                         "limiter": None}))
+        self.assertIsNone(searched_rates.limiter_charge({"compaction_bytes": 0,
+                                                         "limiter": {"bytes_low": 5}}))
+
+    def test_the_per_step_lines_say_what_the_limiter_charged(self):
+        def search(limiter):
+            return {"steps": [{"step_s": 5.0, "target_ops_per_s": 1000, "sustained": True}],
+                    "samples": [[]], "regions": 1, "compaction_bytes": 4e9,
+                    "limiter": limiter}
+        found = {"rocksdb-io": search({"bytes_low": 4.06e9}),
+                 "vlsm-ranged-rs32-deep": search({"bytes_low": 5.28e9}),
+                 "vlsm-ranged-rs32-io": search(None)}
+        text = "\n".join(searched_rates.step_state_lines(found, sorted(found)))
+        # A search without the limiter's count is left out, never shown as 0.
+        self.assertIn("per byte they counted** (IO_LOW over the whole search): "
+                      "RocksDB-IO 1.015×; vlsm-ranged-rs32-deep 1.320×.", text)
+
     def test_a_step_without_samples_has_no_state(self):
         states = searched_rates.step_states(
             {"steps": [{"step_s": 5.0}, {"step_s": 5.0}],
