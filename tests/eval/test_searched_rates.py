@@ -16,6 +16,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "bench", "eval"))
+import limiter_charge  # noqa: E402
 import searched_rates  # noqa: E402
 
 SOURCE = os.path.join(ROOT, "docs", "results", "load-a-4region-12M-device-100m", "raw.tar.xz")
@@ -230,23 +231,21 @@ class StepStatesTest(unittest.TestCase):
         self.assertIsNone(searched_rates.busy_slot_rate(search, [None, None]))
 
     def test_what_the_limiter_charged_per_counted_byte(self):
-        search = {"compaction_bytes": 9613e6,
-                  "limiter": {"bytes_low": 12730e6, "bytes_high": 2715e6}}
+        search = {"charge": {"phase": {"low": (12730e6, 9613e6), "high": (1, 1)}}}
         self.assertAlmostEqual(searched_rates.limiter_charge(search), 12730 / 9613)
         # A report made before ycsb_vlsm counted the limiter, or one run
         # without a limiter, has no figure, never a zero.
-        self.assertIsNone(searched_rates.limiter_charge({"compaction_bytes": 1e6,
-                                                         "limiter": None}))
-        self.assertIsNone(searched_rates.limiter_charge({"compaction_bytes": 0,
-                                                         "limiter": {"bytes_low": 5}}))
+        self.assertIsNone(searched_rates.limiter_charge({"charge": None}))
+        self.assertIsNone(searched_rates.limiter_charge(
+            {"charge": {"phase": {"low": (5, 0), "high": (1, 1)}}}))
 
     def test_the_per_step_lines_say_what_the_limiter_charged(self):
-        def search(limiter):
+        def search(charged):
             return {"steps": [{"step_s": 5.0, "target_ops_per_s": 1000, "sustained": True}],
                     "samples": [[]], "regions": 1, "compaction_bytes": 4e9,
-                    "limiter": limiter}
-        found = {"rocksdb-io": search({"bytes_low": 4.06e9}),
-                 "vlsm-ranged-rs32-deep": search({"bytes_low": 5.28e9}),
+                    "charge": charged and {"phase": {"low": (charged, 4e9), "high": (1, 1)}}}
+        found = {"rocksdb-io": search(4.06e9),
+                 "vlsm-ranged-rs32-deep": search(5.28e9),
                  "vlsm-ranged-rs32-io": search(None)}
         text = "\n".join(searched_rates.step_state_lines(found, sorted(found)))
         # A search without the limiter's count is left out, never shown as 0.
@@ -259,6 +258,39 @@ class StepStatesTest(unittest.TestCase):
              "samples": [[self.sample(t, 1, 1, 1) for t in range(5)]]})
         self.assertIsNotNone(states[0])
         self.assertIsNone(states[1])
+
+class LimiterChargeTest(unittest.TestCase):
+    """limiter_charge.py: the limiter's own count against the statistics'."""
+
+    def report(self, limiter):
+        # Two regions; the settle added 2 MB of flushes and 300 MB of
+        # compaction reads and writes.
+        region = {"flush_bytes": 500e6, "compaction_read_bytes": 1000e6,
+                  "compaction_write_bytes": 900e6}
+        return {"elapsed_s": 240.0, "lsm_metrics": [region, region],
+                "settle": {"flush_bytes": 2e6, "compaction_read_bytes": 200e6,
+                           "compaction_write_bytes": 100e6},
+                "rate_limiter": limiter}
+
+    def test_charged_against_counted_at_the_phase_end_and_at_close(self):
+        c = limiter_charge.charge(self.report({
+            "bytes_per_second": 100 << 20,
+            "at_phase_end": {"bytes_low": 4750e6, "bytes_high": 1010e6},
+            "at_close": {"bytes_low": 5500e6, "bytes_high": 1012e6}}))
+        self.assertEqual(c["phase"]["low"], (4750e6, 3800e6))
+        self.assertEqual(c["phase"]["high"], (1010e6, 1000e6))
+        # At close the settle's bytes are counted too.
+        self.assertEqual(c["close"]["low"], (5500e6, 4100e6))
+        self.assertEqual(c["close"]["high"], (1012e6, 1002e6))
+        self.assertAlmostEqual(limiter_charge.per_counted(c["phase"]["low"]), 1.25)
+        text = "\n".join(limiter_charge.lines([("load100-x", "rocksdb-io", c)]))
+        self.assertIn("| load100-x | RocksDB-IO | 240 | 5,500 | 4,100 | 1.341 | 1.250 | 1.010 |",
+                      text)
+
+    def test_a_report_without_the_count_has_none(self):
+        self.assertIsNone(limiter_charge.charge(self.report(None)))
+        self.assertIsNone(limiter_charge.per_counted((5, 0)))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -34,6 +34,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (NAMES, ORDER, run_names, still_going)
+import limiter_charge as charges  # noqa: E402  (charge, per_counted)
 import run_status  # noqa: E402
 from report import (fmt, page_arguments, publish_sections, read_out_dir, store_figures,  # noqa: E402
                     table)
@@ -76,7 +77,7 @@ def load_searches(out):
                            samples=[r["samples"] for r in regions],
                            compaction_bytes=sum(r["compaction_read_bytes"] +
                                                 r["compaction_write_bytes"] for r in regions),
-                           limiter=(rep.get("rate_limiter") or {}).get("at_phase_end"),
+                           charge=charges.charge(rep),
                            stops=sum(r["stalls"]["stop_count"] for r in regions),
                            longest_spell_estimate=longest_spell_estimate(regions),
                            max_queue_depth=rep["max_queue_depth"])
@@ -178,17 +179,12 @@ def busy_slot_rate(search, states):
 
 
 def limiter_charge(search):
-    """What the device limiter charged compactions (IO_LOW: their reads and
-    writes) over the whole search, per compaction byte the statistics
-    counted; None for a report without the limiter's count (made before
-    ycsb_vlsm reported it). Over 1, the device was spent on bytes no
-    compaction counts (with direct I/O, readahead past each input file's
-    end until patch 0024); the compactions running at the search's end add
-    a little, counted by the limiter only."""
-    limiter = search.get("limiter")
-    if not limiter or not search["compaction_bytes"]:
-        return None
-    return limiter["bytes_low"] / search["compaction_bytes"]
+    """What the device limiter charged compactions over the whole search
+    per compaction byte the statistics counted (limiter_charge.py); None
+    for a report without the limiter's count (made before ycsb_vlsm
+    reported it)."""
+    c = search.get("charge")
+    return charges.per_counted(c["phase"]["low"]) if c else None
 
 
 def step_state_lines(found, systems):

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""What the device limiter charged each run, beside the bytes its flushes
+and compactions counted: the "limiter-charge" section of a page.
+
+usage: limiter_charge.py DIR [--markdown FILE]... [--json FILE]
+
+DIR (open, or packed in its parent's raw.tar.xz) holds ycsb_vlsm reports
+(load_a.sh's load<pct>-<system>.json or sustainable-<system>.json) made
+with rocksdb.rate_limit, whose "rate_limiter" object holds the limiter's
+own count by priority at the phase's end and at close (after the settle).
+
+Why: under one RateLimiter in kAllIo mode, "the device" is what the
+limiter charges, and a store whose charges exceed the bytes its compactions
+read and write spends the device on bytes no statistic counts. Before
+patch 0024, with direct I/O, every compaction input file's last readahead
+(2 MiB) was charged whole, past the file's end: for the ranged layout's
+small files about a quarter of what it was charged.
+
+Flushes ask at IO_HIGH, compactions at IO_LOW; at the phase's end a step
+still running is charged in part and counted by no statistic yet, so the
+close (every step finished) is the exact comparison.
+"""
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import final_report  # noqa: E402  (NAMES)
+from report import fmt, page_arguments, publish_sections, read_out_dir, table  # noqa: E402
+
+REPORT = re.compile(r"(?:load\d+|sustainable)-([\w-]+)\.json")
+
+
+def charge(rep):
+    """{"phase": (charged, counted) at IO_LOW and IO_HIGH, "close": the same
+    with the settle} of one report, bytes; None without the limiter's
+    count (a report made before ycsb_vlsm kept it, or a run without a
+    limiter)."""
+    lim = rep.get("rate_limiter")
+    if not lim:
+        return None
+    regions = rep["lsm_metrics"]
+    flushed = sum(r["flush_bytes"] for r in regions)
+    compacted = sum(r["compaction_read_bytes"] + r["compaction_write_bytes"] for r in regions)
+    settle = rep.get("settle") or {}
+    return {
+        "seconds": rep["elapsed_s"],
+        "phase": {"low": (lim["at_phase_end"]["bytes_low"], compacted),
+                  "high": (lim["at_phase_end"]["bytes_high"], flushed)},
+        "close": {"low": (lim["at_close"]["bytes_low"],
+                          compacted + settle.get("compaction_read_bytes", 0) +
+                          settle.get("compaction_write_bytes", 0)),
+                  "high": (lim["at_close"]["bytes_high"],
+                           flushed + settle.get("flush_bytes", 0))},
+    }
+
+
+def per_counted(pair):
+    charged, counted = pair
+    return charged / counted if counted else None
+
+
+def load_charges(out):
+    """[(report name, system, charge)] of the reports in OUT that carry
+    the limiter's count, by name."""
+    found = []
+    for name in sorted(os.listdir(out)):
+        m = REPORT.fullmatch(name)
+        if not m:
+            continue
+        with open(os.path.join(out, name)) as f:
+            c = charge(json.load(f))
+        if c is not None:
+            found.append((name[:-len(".json")], m[1], c))
+    return found
+
+
+def lines(found):
+    rows = []
+    for run, system, c in found:
+        rows.append([run, final_report.NAMES.get(system, system), fmt(round(c["seconds"])),
+                     fmt(round(c["close"]["low"][0] / 1e6)),
+                     fmt(round(c["close"]["low"][1] / 1e6)),
+                     fmt(per_counted(c["close"]["low"]), 3),
+                     fmt(per_counted(c["phase"]["low"]), 3),
+                     fmt(per_counted(c["close"]["high"]), 3)])
+    return ["**What the device limiter charged, per byte counted** (compactions at "
+            "IO_LOW: their reads and writes as the statistics count them; flushes at "
+            "IO_HIGH: the files they wrote; at close every step has finished, at the "
+            "phase's end one may be under way):", "",
+            table(["run", "system", "phase (s)", "compactions charged (MB)",
+                   "counted (MB)", "charged / counted", "the same, phase only",
+                   "flushes charged / counted"], rows), ""]
+
+
+def main(argv):
+    ap = page_arguments(__doc__)
+    a = ap.parse_args(argv)
+    found, _, _ = read_out_dir(a.dir, load_charges, "ycsb_vlsm with rocksdb.rate_limit")
+    figures = {run: {"system": system, **c} for run, system, c in found}
+    publish_sections({"limiter-charge": lines(found)}, a, figures)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
