@@ -32,8 +32,9 @@ namespace ROCKSDB_NAMESPACE {
 
 // A FilePrefetchBuffer readahead callback (readaheadsize_cb) for a
 // compaction's reads of one file of `file_size` bytes: it lowers the end of
-// each prefetch to the file's end, and never below the prefetch's start
-// (a block to read always starts before the file's end). Patch 0024 hands
+// each prefetch that starts before the file's end to that end (a block of
+// the file always starts before it); one that does not start before it is
+// left as asked. Patch 0024 hands
 // it to the buffer BlockPrefetcher makes for a compaction's reads.
 std::function<void(bool, uint64_t&, uint64_t&)> CompactionReadaheadBoundedBy(
     uint64_t file_size);

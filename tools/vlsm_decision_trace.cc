@@ -15,7 +15,8 @@
 //   - each compaction's reason, inputs, output level and outputs (the cut
 //     points of vSSTs, the ranges of ranged L0 steps);
 //   - the version's compaction scores (level by level, as sorted), the
-//     estimate of pending compaction bytes, L0's stall count, the write
+//     estimate of pending compaction bytes (and under the vLSM layouts the
+//     L0 steps' yield it takes), L0's stall count, the write
 //     controller's state (stopped, delayed, the delayed write rate) and the
 //     column family's write-stall counters, and the vLSM L0 properties;
 //   - what the flush listener is told (triggered_writes_slowdown/stop).
@@ -54,6 +55,7 @@
 #include "db/version_set.h"
 #include "db/write_controller.h"
 #include "options/vlsm_drain_settings.h"
+#include "options/vlsm_layout.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/listener.h"
@@ -184,6 +186,12 @@ std::string StateOf(DB* db) {
     s << "\n  debt " << vs->estimated_compaction_needed_bytes()
       << " l0-stall-count " << vs->l0_delay_trigger_count() << " base-level "
       << vs->base_level();
+    if (IsVlsmLayout(cfd->GetLatestMutableCFOptions()->vlsm_layout)) {
+      // What recent L0 steps added below per L0 byte: the estimate's
+      // inflow from L0 (db/compaction/vlsm_l0_yield.h).
+      std::snprintf(buf, sizeof(buf), " l0-yield %.6f", vs->vlsm_l0_yield());
+      s << buf;
+    }
     const WriteController& wc = impl->write_controller();
     s << " write "
       << (wc.IsStopped()    ? "stopped"

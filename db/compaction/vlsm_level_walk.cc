@@ -151,7 +151,10 @@ uint64_t VlsmEstimateCompactionBytes(const VersionStorageInfo& vstorage,
                                      const MutableCFOptions& moptions,
                                      const L0DebtTerm& l0) {
   uint64_t owed = l0.l0_bytes;
-  uint64_t inflow = l0.l0_bytes;  // what the level above moves in
+  // What the level above moves in: from L0, the due bytes at what the
+  // recent L0 steps added below per L0 byte (vlsm_l0_yield.h).
+  uint64_t inflow = static_cast<uint64_t>(static_cast<double>(l0.l0_bytes) *
+                                          vstorage.vlsm_l0_yield());
   const std::shared_ptr<const VlsmLevelWalks> walks =
       VlsmLevelWalksOf(vstorage, moptions);
   const int base = vstorage.base_level();

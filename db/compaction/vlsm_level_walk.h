@@ -21,10 +21,10 @@
 // moves trivially as Compaction::IsTrivialMove decides for one file: the
 // two levels' files are written alike (the same compression for both, one
 // data path), it overlaps nothing in the next level, and it and the level
-// after that under it take at most max_compaction_bytes. What the walk moves flows into the next level. Past the
-// level's last file (an inflow larger than the level) the rest is priced at
-// upstream's ratio, and at nothing when the next level is empty, as
-// upstream prices it.
+// after that under it take at most max_compaction_bytes. What the walk
+// moves flows into the next level. Past the level's last file (an inflow
+// larger than the level) the rest is priced at upstream's ratio, and at
+// nothing when the next level is empty, as upstream prices it.
 //
 // Worked example. L1 target 8 MiB, L2 holds 35 MiB, under its target; L3
 // is empty; L1 in pick order (MiB):
@@ -169,7 +169,9 @@ std::shared_ptr<const VlsmLevelWalks> VlsmLevelWalksOf(
 // The estimate of pending compaction bytes under a vLSM layout: L0's term
 // (`l0`, VlsmL0DebtTermOf), then from the base level down each level's
 // excess over its target, after the inflow from the level above, priced by
-// its walk. Patch 0020 calls it from EstimateCompactionBytesNeeded in
+// its walk. L0's inflow into the base level is its due bytes times the
+// version's vlsm_l0_yield (what recent L0 steps added below per L0 byte,
+// db/compaction/vlsm_l0_yield.h). Patch 0020 calls it from EstimateCompactionBytesNeeded in
 // place of upstream's cascade, whose shape it keeps.
 uint64_t VlsmEstimateCompactionBytes(const VersionStorageInfo& vstorage,
                                      const MutableCFOptions& moptions,

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "db/column_family.h"
+#include "db/db_impl/db_impl.h"
 #include "gtest/gtest.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
@@ -1057,6 +1059,74 @@ TEST(VlsmDbTest, RangedLayoutDataMatchesModel) {
   }
 }
 
+// The recent L0 steps' yield on a real DB (vlsm_l0_yield.h): each step out
+// of L0 is counted when it installs, a trivial move too, and the version it
+// makes carries the yield its estimate takes. Sequential keys move whole
+// (a yield of 1); keys interleaved with L1's are merged in and added, about
+// a byte below per L0 byte; updates of the same keys rewrite them, and the
+// yield falls to its floor.
+TEST(VlsmDbTest, L0StepsCountWhatTheyAddBelow) {
+  const std::string path = TestDir("l0_yield");
+  Options options = VlsmTestOptions(nullptr);
+  options.compaction_pri = kVlsmRanged;
+  options.level0_file_num_compaction_trigger = 2;
+  options.compression = kNoCompression;  // sizes follow the bytes written
+  std::unique_ptr<DB> db = OpenFreshDb(options, path);
+  ASSERT_NE(db, nullptr);
+  // The column family's count and the current version's copy, read under
+  // the DB mutex as the estimate reads them.
+  auto yield = [&db](size_t* steps) {
+    auto* impl = static_cast<DBImpl*>(db->GetRootDB());
+    ColumnFamilyData* cfd =
+        static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
+    InstrumentedMutexLock lock(impl->mutex());
+    const VlsmL0Yield& y = *cfd->compaction_picker()->vlsm_l0_yield();
+    *steps = y.steps();
+    EXPECT_EQ(cfd->current()->storage_info()->vlsm_l0_yield(), y.InflowPerL0Byte())
+        << "the current version carries the yield in force";
+    return y.InflowPerL0Byte();
+  };
+  size_t steps = 0;
+  EXPECT_EQ(yield(&steps), 1.0);
+  EXPECT_EQ(steps, 0u);
+
+  const std::string value(100, 'v');
+  // Writes keys k(first), k(first + stride), ... (count of them) and
+  // flushes, then lets every compaction finish.
+  auto write_flush = [&](int first, int stride, int count) {
+    for (int i = 0; i < count; ++i) {
+      char k[16];
+      snprintf(k, sizeof(k), "k%07d", first + i * stride);
+      ASSERT_TRUE(db->Put(WriteOptions(), k, value).ok());
+    }
+    ASSERT_TRUE(db->Flush(FlushOptions()).ok());
+    ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
+  };
+  // Sequential keys: each flush above everything below, moved whole.
+  for (int round = 0; round < 6; ++round) {
+    write_flush(round * 400, 1, 400);
+  }
+  const double moves = yield(&steps);
+  EXPECT_GT(steps, 0u);
+  EXPECT_EQ(moves, 1.0) << "a file moved out of L0 adds all its bytes";
+  // New keys between the ones below: each step merges with L1 and adds
+  // what it read from L0.
+  for (int round = 0; round < 8; ++round) {
+    write_flush(1000000 + round, 8, 400);
+  }
+  const size_t before_merges = steps;
+  const double inserts = yield(&steps);
+  EXPECT_GT(steps, before_merges);
+  EXPECT_GE(inserts, 0.9) << "distinct keys add about what they move";
+  // Updates: the same 400 keys again and again, so a step rewrites them.
+  for (int round = 0; round < 48; ++round) {
+    write_flush(0, 1, 400);
+  }
+  EXPECT_EQ(yield(&steps), kVlsmL0YieldMin);
+  EXPECT_EQ(steps, kVlsmL0YieldSteps);
+  db.reset();
+  ASSERT_TRUE(DestroyDB(path, options).ok());
+}
+
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE
-

@@ -10,6 +10,7 @@
 #include "db/compaction/sorted_run_overlap.h"
 #include "db/compaction/vlsm_l0_ranges.h"
 #include "db/compaction/vlsm_l0_order.h"
+#include "db/compaction/vlsm_l0_yield.h"
 #include "db/compaction/vlsm_level_walk.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/vlsm_write_stalls.h"
@@ -986,6 +987,73 @@ TEST_P(PricedLevelsTest, TheWorkedExample) {
       VlsmLevelWalksOf(*vstorage_, mutable_cf_options_)->level(1), 4 * kMiB);
   EXPECT_EQ(walked.moved, 4 * kMiB);
   EXPECT_EQ(walked.read, 5 * kMiB);
+}
+
+// The worked example under updates: the recent L0 steps added half a
+// byte below per L0 byte (vlsm_l0_yield.h), so L0's 4 MiB due bring 2 into
+// L1. The walk takes A alone (2 MiB moved, a trivial move: 0 read) where
+// it took A and B (5 read) at a yield of 1.
+TEST_P(PricedLevelsTest, L0sInflowIsItsDueBytesAtTheStepsYield) {
+  AddWorkedExample();
+  Finalize();
+  const L0DebtTerm l0{4 * kMiB, 0};
+  vstorage_->set_vlsm_l0_yield(0.5);
+  EXPECT_EQ(VlsmEstimateCompactionBytes(*vstorage_, mutable_cf_options_, l0),
+            4 * kMiB + 0);
+  // A yield of 0.75: 3 MiB in, so 3 must leave: A, then B (2 + 2 MiB
+  // moved, 0 + 5 read).
+  vstorage_->set_vlsm_l0_yield(0.75);
+  EXPECT_EQ(VlsmEstimateCompactionBytes(*vstorage_, mutable_cf_options_, l0),
+            4 * kMiB + 5 * kMiB);
+  // L0's own term never shrinks: with nothing over L1's target after the
+  // inflow, the due L0 steps are owed whole.
+  vstorage_->set_vlsm_l0_yield(0.5);
+  EXPECT_GE(VlsmEstimateCompactionBytes(*vstorage_, mutable_cf_options_, l0),
+            l0.l0_bytes);
+}
+
+// What a step out of L0 adds below per L0 byte, over the last
+// kVlsmL0YieldSteps steps, clamped to [0.5, 1].
+TEST(VlsmL0YieldTest, TheRecentStepsYieldClamped) {
+  VlsmL0Yield y;
+  EXPECT_EQ(y.InflowPerL0Byte(), 1.0) << "no step yet: upstream's inflow";
+  // Inserts: a step of 100 L0 bytes over 200 below writes 300: 1 per byte.
+  y.Record(100, 200, 300);
+  EXPECT_EQ(y.InflowPerL0Byte(), 1.0);
+  // Updates: 100 over 200 writes 270; with the insert step, (100 + 70) /
+  // 200 = 0.85.
+  y.Record(100, 200, 270);
+  EXPECT_DOUBLE_EQ(y.InflowPerL0Byte(), 0.85);
+  // A step that read nothing from L0 is not one: nothing changes.
+  y.Record(0, 200, 200);
+  EXPECT_EQ(y.steps(), 2u);
+  EXPECT_DOUBLE_EQ(y.InflowPerL0Byte(), 0.85);
+  // Sixteen steps that add 0.1 per byte push the two out, and the yield
+  // stops at the clamp's floor.
+  for (size_t i = 0; i < kVlsmL0YieldSteps; ++i) {
+    y.Record(100, 200, 210);
+  }
+  EXPECT_EQ(y.steps(), kVlsmL0YieldSteps);
+  EXPECT_EQ(y.InflowPerL0Byte(), kVlsmL0YieldMin);
+  // Deletes that remove more below than the step writes: still the floor.
+  y.Record(100, 500, 50);
+  EXPECT_EQ(y.InflowPerL0Byte(), kVlsmL0YieldMin);
+  // Sixteen insert steps later the updates are forgotten; a step cannot add
+  // more than it moves (the ceiling), whatever its bytes say.
+  for (size_t i = 0; i < kVlsmL0YieldSteps; ++i) {
+    y.Record(100, 0, 130);
+  }
+  EXPECT_EQ(y.InflowPerL0Byte(), kVlsmL0YieldMax);
+  // Half the window at 0.6 (the other half still 1.3 each): 0.95; then
+  // the 1.3s give way to 1.0s: (0.6 + 1.0) / 2 = 0.8.
+  for (size_t i = 0; i < kVlsmL0YieldSteps / 2; ++i) {
+    y.Record(100, 100, 160);
+  }
+  EXPECT_DOUBLE_EQ(y.InflowPerL0Byte(), 0.95);
+  for (size_t i = 0; i < kVlsmL0YieldSteps / 2; ++i) {
+    y.Record(100, 100, 200);
+  }
+  EXPECT_DOUBLE_EQ(y.InflowPerL0Byte(), 0.8);
 }
 
 // Through the hook (patch 0020): a version whose L1 is over its target owes
