@@ -22,7 +22,8 @@ load_a.sh's open-loop runs measure.
       [--phase_keys 2000000] [--db DIR] [--judge-only]
 
 --judge-only judges the .jsonl files already in OUT_DIR again, running
-nothing.
+nothing; OUT_DIR may be a run packed in a committed page's raw.tar.xz
+(docs/results/<page>/<run>), read from a temporary copy.
 
 Writes OUT_DIR/<system>-<keys>.jsonl (the tool's output) and
 OUT_DIR/calibration.json (the verdicts), and prints a table. Exits 1 if any
@@ -37,7 +38,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "eval"))
 import systems  # noqa: E402
+from results_archive import unpacked  # noqa: E402
 
 MIB = 1 << 20
 # Key orders whose writes overwrite at random, so that settles read what
@@ -153,6 +156,8 @@ def main():
             return 2
     # RocksDB-IO first: its worst R - E bounds the others'.
     order = sorted(names, key=lambda n: n != "rocksdb-io")
+    if args.judge_only:
+        args.out_dir = unpacked(args.out_dir)
     os.makedirs(args.out_dir, exist_ok=True)
     verdicts = []
     for keys in args.keys.split():

@@ -126,6 +126,20 @@ class ResultsArchiveTest(unittest.TestCase):
             self.assertIn(system, r.stdout)
         self.assertIn("records=48000000", r.stdout)
 
+    def test_calibrate_judges_a_run_packed_in_a_page(self):
+        # A calibration run kept only in its page's archive is judged again
+        # from it (calibrate.py --judge-only), figures as the page gives them.
+        out = subprocess.run(
+            [sys.executable, os.path.join(ROOT, "scripts", "bench", "calibrate.py"),
+             os.path.join(ROOT, "docs", "results", "estimate-priced-1region", "yield-r2"),
+             "--judge-only", "--systems", "vlsm-ranged-rs32-io", "--keys", "zipfian"],
+            capture_output=True, text=True, check=True).stdout
+        row = [line.split() for line in out.splitlines()
+               if line.startswith("vlsm-ranged-rs32-io")]
+        self.assertEqual(len(row), 1, out)
+        self.assertEqual(row[0][1:4], ["zipfian", "15", "1.09"])
+        self.assertEqual(row[0][-1], "pass")
+
     def test_step_widths_reads_a_packed_experiment(self):
         """step_widths.py's row for each system matches that system's packed
         report: its rate over RocksDB's and its widest L0->L1 step."""
