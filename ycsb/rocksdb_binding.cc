@@ -439,8 +439,9 @@ std::string RocksDbBinding::RateLimiterTotalsJson() const {
   // What the limiter charged, which is what "the device" was busy with: it
   // can differ from the bytes the statistics count (a direct read charges
   // its whole aligned request before it learns where the file ends).
-  // Flushes ask at IO_HIGH, compactions and the drain at IO_LOW; user reads
-  // and the WAL are not charged (their priority is IO_TOTAL).
+  // Flushes ask at IO_HIGH, compactions and the drain at IO_LOW, both at
+  // IO_USER while writes are slowed or stopped; user reads and the WAL are
+  // not charged (their priority is IO_TOTAL).
   if (!rate_limiter_) return "";
   using P = rocksdb::Env::IOPriority;
   rocksdb::lsm_metrics::JsonWriter j;
@@ -448,6 +449,7 @@ std::string RocksDbBinding::RateLimiterTotalsJson() const {
       .Field("bytes_total", rate_limiter_->GetTotalBytesThrough(P::IO_TOTAL))
       .Field("bytes_high", rate_limiter_->GetTotalBytesThrough(P::IO_HIGH))
       .Field("bytes_low", rate_limiter_->GetTotalBytesThrough(P::IO_LOW))
+      .Field("bytes_user", rate_limiter_->GetTotalBytesThrough(P::IO_USER))
       .Field("requests_total", rate_limiter_->GetTotalRequests(P::IO_TOTAL))
       .Field("requests_high", rate_limiter_->GetTotalRequests(P::IO_HIGH))
       .Field("requests_low", rate_limiter_->GetTotalRequests(P::IO_LOW))

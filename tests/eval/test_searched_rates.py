@@ -231,26 +231,30 @@ class StepStatesTest(unittest.TestCase):
         self.assertIsNone(searched_rates.busy_slot_rate(search, [None, None]))
 
     def test_what_the_limiter_charged_per_counted_byte(self):
-        search = {"charge": {"phase": {"low": (12730e6, 9613e6), "high": (1, 1)}}}
+        # Every priority against flushes and compactions together: a search
+        # that stalls is charged at IO_USER for both.
+        search = {"charge": {"phase": {"low": (1, 1), "high": (1, 1),
+                                       "all": (12730e6, 9613e6)}}}
         self.assertAlmostEqual(searched_rates.limiter_charge(search), 12730 / 9613)
         # A report made before ycsb_vlsm counted the limiter, or one run
         # without a limiter, has no figure, never a zero.
         self.assertIsNone(searched_rates.limiter_charge({"charge": None}))
         self.assertIsNone(searched_rates.limiter_charge(
-            {"charge": {"phase": {"low": (5, 0), "high": (1, 1)}}}))
+            {"charge": {"phase": {"low": (5, 0), "high": (1, 1), "all": (5, 0)}}}))
 
     def test_the_per_step_lines_say_what_the_limiter_charged(self):
         def search(charged):
             return {"steps": [{"step_s": 5.0, "target_ops_per_s": 1000, "sustained": True}],
                     "samples": [[]], "regions": 1, "compaction_bytes": 4e9,
-                    "charge": charged and {"phase": {"low": (charged, 4e9), "high": (1, 1)}}}
+                    "charge": charged and {"phase": {"all": (charged, 4e9)}}}
         found = {"rocksdb-io": search(4.06e9),
                  "vlsm-ranged-rs32-deep": search(5.28e9),
                  "vlsm-ranged-rs32-io": search(None)}
         text = "\n".join(searched_rates.step_state_lines(found, sorted(found)))
         # A search without the limiter's count is left out, never shown as 0.
-        self.assertIn("per byte they counted** (IO_LOW over the whole search): "
-                      "RocksDB-IO 1.015×; vlsm-ranged-rs32-deep 1.320×.", text)
+        self.assertIn("per byte flushes and compactions counted** (every priority, over "
+                      "the whole search): RocksDB-IO 1.015×; vlsm-ranged-rs32-deep 1.320×.",
+                      text)
 
     def test_a_step_without_samples_has_no_state(self):
         states = searched_rates.step_states(
@@ -273,19 +277,24 @@ class LimiterChargeTest(unittest.TestCase):
                 "rate_limiter": limiter}
 
     def test_charged_against_counted_at_the_phase_end_and_at_close(self):
+        # 200 MB charged at IO_USER while writes were slowed: in "all" only.
         c = limiter_charge.charge(self.report({
             "bytes_per_second": 100 << 20,
-            "at_phase_end": {"bytes_low": 4750e6, "bytes_high": 1010e6},
-            "at_close": {"bytes_low": 5500e6, "bytes_high": 1012e6}}))
+            "at_phase_end": {"bytes_low": 4750e6, "bytes_high": 1010e6,
+                             "bytes_total": 5960e6},
+            "at_close": {"bytes_low": 5500e6, "bytes_high": 1012e6,
+                         "bytes_total": 6712e6}}))
         self.assertEqual(c["phase"]["low"], (4750e6, 3800e6))
         self.assertEqual(c["phase"]["high"], (1010e6, 1000e6))
+        self.assertEqual(c["phase"]["all"], (5960e6, 4800e6))
         # At close the settle's bytes are counted too.
         self.assertEqual(c["close"]["low"], (5500e6, 4100e6))
         self.assertEqual(c["close"]["high"], (1012e6, 1002e6))
+        self.assertEqual(c["close"]["all"], (6712e6, 5102e6))
         self.assertAlmostEqual(limiter_charge.per_counted(c["phase"]["low"]), 1.25)
         text = "\n".join(limiter_charge.lines([("load100-x", "rocksdb-io", c)]))
-        self.assertIn("| load100-x | RocksDB-IO | 240 | 5,500 | 4,100 | 1.341 | 1.250 | 1.010 |",
-                      text)
+        self.assertIn("| load100-x | RocksDB-IO | 240 | 5,500 | 4,100 | 1.341 | 1.250 | 1.010 "
+                      "| 1.316 |", text)
 
     def test_a_report_without_the_count_has_none(self):
         self.assertIsNone(limiter_charge.charge(self.report(None)))

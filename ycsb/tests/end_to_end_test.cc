@@ -556,6 +556,7 @@ TEST_F(EndToEnd, RateLimitIsOneLimiterSharedByEveryRegion) {
     EXPECT_EQ(report[when]["bytes_low"].number, static_cast<double>(compacted)) << when;
     EXPECT_EQ(report[when]["bytes_total"].number, static_cast<double>(flushed + compacted))
         << when;
+    EXPECT_EQ(report[when]["bytes_user"].number, 0) << when;  // no stall
     EXPECT_GT(report[when]["requests_low"].number, 0) << when;
   }
 

@@ -16,9 +16,12 @@ patch 0024, with direct I/O, every compaction input file's last readahead
 (2 MiB) was charged whole, past the file's end: for the ranged layout's
 small files about a quarter of what it was charged.
 
-Flushes ask at IO_HIGH, compactions at IO_LOW; at the phase's end a step
-still running is charged in part and counted by no statistic yet, so the
-close (every step finished) is the exact comparison.
+Flushes ask at IO_HIGH, compactions at IO_LOW, and both at IO_USER while
+writes are slowed or stopped: the per-priority ratios hold for a run that
+never stalled, the "all" ratio (every charge against flushes and
+compactions together) for any run. At the phase's end a step still running
+is charged in part and counted by no statistic yet, so the close (every
+step finished) is the exact comparison.
 """
 import json
 import os
@@ -34,10 +37,11 @@ REPORT = re.compile(r"(?:load\d+|sustainable)-([\w-]+)\.json")
 
 
 def charge(rep):
-    """{"phase": (charged, counted) at IO_LOW and IO_HIGH, "close": the same
-    with the settle} of one report, bytes; None without the limiter's
-    count (a report made before ycsb_vlsm kept it, or a run without a
-    limiter)."""
+    """{"phase": (charged, counted) at IO_LOW ("low"), at IO_HIGH ("high")
+    and for all I/O ("all": every priority against flushes and compactions
+    together), "close": the same with the settle} of one report, bytes;
+    None without the limiter's count (a report made before ycsb_vlsm kept
+    it, or a run without a limiter)."""
     lim = rep.get("rate_limiter")
     if not lim:
         return None
@@ -45,15 +49,17 @@ def charge(rep):
     flushed = sum(r["flush_bytes"] for r in regions)
     compacted = sum(r["compaction_read_bytes"] + r["compaction_write_bytes"] for r in regions)
     settle = rep.get("settle") or {}
+    compacted_close = (compacted + settle.get("compaction_read_bytes", 0) +
+                       settle.get("compaction_write_bytes", 0))
+    flushed_close = flushed + settle.get("flush_bytes", 0)
     return {
         "seconds": rep["elapsed_s"],
         "phase": {"low": (lim["at_phase_end"]["bytes_low"], compacted),
-                  "high": (lim["at_phase_end"]["bytes_high"], flushed)},
-        "close": {"low": (lim["at_close"]["bytes_low"],
-                          compacted + settle.get("compaction_read_bytes", 0) +
-                          settle.get("compaction_write_bytes", 0)),
-                  "high": (lim["at_close"]["bytes_high"],
-                           flushed + settle.get("flush_bytes", 0))},
+                  "high": (lim["at_phase_end"]["bytes_high"], flushed),
+                  "all": (lim["at_phase_end"]["bytes_total"], compacted + flushed)},
+        "close": {"low": (lim["at_close"]["bytes_low"], compacted_close),
+                  "high": (lim["at_close"]["bytes_high"], flushed_close),
+                  "all": (lim["at_close"]["bytes_total"], compacted_close + flushed_close)},
     }
 
 
@@ -85,14 +91,16 @@ def lines(found):
                      fmt(round(c["close"]["low"][1] / 1e6)),
                      fmt(per_counted(c["close"]["low"]), 3),
                      fmt(per_counted(c["phase"]["low"]), 3),
-                     fmt(per_counted(c["close"]["high"]), 3)])
+                     fmt(per_counted(c["close"]["high"]), 3),
+                     fmt(per_counted(c["close"]["all"]), 3)])
     return ["**What the device limiter charged, per byte counted** (compactions at "
             "IO_LOW: their reads and writes as the statistics count them; flushes at "
-            "IO_HIGH: the files they wrote; at close every step has finished, at the "
-            "phase's end one may be under way):", "",
+            "IO_HIGH: the files they wrote; all: every charge, stalls' IO_USER too, "
+            "against both; at close every step has finished, at the phase's end one "
+            "may be under way):", "",
             table(["run", "system", "phase (s)", "compactions charged (MB)",
                    "counted (MB)", "charged / counted", "the same, phase only",
-                   "flushes charged / counted"], rows), ""]
+                   "flushes charged / counted", "all charged / counted"], rows), ""]
 
 
 def main(argv):

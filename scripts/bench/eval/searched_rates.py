@@ -179,12 +179,12 @@ def busy_slot_rate(search, states):
 
 
 def limiter_charge(search):
-    """What the device limiter charged compactions over the whole search
-    per compaction byte the statistics counted (limiter_charge.py); None
-    for a report without the limiter's count (made before ycsb_vlsm
-    reported it)."""
+    """What the device limiter charged over the whole search per byte the
+    flushes and compactions counted (limiter_charge.py's "all": a search
+    that stalls charges both at IO_USER then); None for a report without
+    the limiter's count (made before ycsb_vlsm reported it)."""
     c = search.get("charge")
-    return charges.per_counted(c["phase"]["low"]) if c else None
+    return charges.per_counted(c["phase"]["all"]) if c else None
 
 
 def step_state_lines(found, systems):
@@ -214,8 +214,9 @@ def step_state_lines(found, systems):
     charges = [f"{final_report.NAMES.get(s, s)} {limiter_charge(found[s]):.3f}×"
                for s in systems if limiter_charge(found[s]) is not None]
     if charges:
-        after += ["", "**What the device limiter charged compactions, per byte they counted** "
-                  "(IO_LOW over the whole search): " + "; ".join(charges) + "."]
+        after += ["", "**What the device limiter charged, per byte flushes and compactions "
+                  "counted** (every priority, over the whole search): " +
+                  "; ".join(charges) + "."]
     return ["**Each step, per region** (means over the regions of the per-second "
             "samples: compactions running, where 2 background jobs give a region one "
             "compaction slot and 3 give it two; the debt estimate and L0's bytes in the "
