@@ -41,11 +41,7 @@ void VlsmRecordL0Step(const Compaction& c, uint64_t written) {
   uint64_t l0_read = 0;
   uint64_t below_read = 0;
   for (size_t i = 0; i < c.num_input_levels(); ++i) {
-    uint64_t bytes = 0;
-    for (const FileMetaData* f : *c.inputs(i)) {
-      bytes += f->fd.GetFileSize();
-    }
-    (c.level(i) == 0 ? l0_read : below_read) += bytes;
+    (c.level(i) == 0 ? l0_read : below_read) += TotalFileSize(*c.inputs(i));
   }
   c.column_family_data()->compaction_picker()->vlsm_l0_yield()->Record(
       l0_read, below_read, written);

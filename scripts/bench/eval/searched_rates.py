@@ -211,12 +211,13 @@ def step_state_lines(found, systems):
         after += ["", "**Compaction bytes per busy slot-second** (read and written, over the "
                   "whole search; every region's busy slots share the one limit): " +
                   "; ".join(rates) + "."]
-    charges = [f"{final_report.NAMES.get(s, s)} {limiter_charge(found[s]):.3f}×"
-               for s in systems if limiter_charge(found[s]) is not None]
-    if charges:
+    ratios = {s: limiter_charge(found[s]) for s in systems}
+    charged = [f"{final_report.NAMES.get(s, s)} {r:.3f}×"
+               for s, r in ratios.items() if r is not None]
+    if charged:
         after += ["", "**What the device limiter charged, per byte flushes and compactions "
                   "counted** (every priority, over the whole search): " +
-                  "; ".join(charges) + "."]
+                  "; ".join(charged) + "."]
     return ["**Each step, per region** (means over the regions of the per-second "
             "samples: compactions running, where 2 background jobs give a region one "
             "compaction slot and 3 give it two; the debt estimate and L0's bytes in the "
@@ -382,7 +383,7 @@ def main(argv):
         figures["step_states"] = {s: step_states(found[s]) for s in systems}
         figures["busy_slot_bytes_per_s"] = {
             s: busy_slot_rate(found[s], figures["step_states"][s]) for s in systems}
-        figures["limiter_charge_per_compaction_byte"] = {
+        figures["limiter_charge_per_counted_byte"] = {
             s: limiter_charge(found[s]) for s in systems}
     publish_sections(sections, a, figures)
     return 0
