@@ -16,6 +16,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "bench", "eval"))
+import level_costs  # noqa: E402
 import limiter_charge  # noqa: E402
 import searched_rates  # noqa: E402
 
@@ -299,6 +300,57 @@ class LimiterChargeTest(unittest.TestCase):
     def test_a_report_without_the_count_has_none(self):
         self.assertIsNone(limiter_charge.charge(self.report(None)))
         self.assertIsNone(limiter_charge.per_counted((5, 0)))
+
+
+class LevelCostsTest(unittest.TestCase):
+    """level_costs.py: each kind of step's bytes per byte flushed."""
+
+    @staticmethod
+    def level(compactions, above, below, written, moves=0, moved=0):
+        return {"compactions": compactions, "trivial_moves": moves,
+                "trivial_move_bytes": moved, "read_from_upper_bytes": above,
+                "read_from_level_bytes": below, "written_bytes": written}
+
+    def report(self, settle=None):
+        # Two regions alike: 100 MB flushed each; into L1 80 MB from L0 and
+        # 40 MB of L1 read, 110 MB written; into L2 one trivial move of
+        # 8 MB; nothing into L3.
+        region = {"flush_bytes": 100e6,
+                  "levels": [self.level(0, 0, 0, 0), self.level(5, 80e6, 40e6, 110e6),
+                             self.level(0, 0, 0, 0, moves=1, moved=8e6),
+                             self.level(0, 0, 0, 0)],
+                  "tree": {"level_bytes": [10e6, 300e6, 8e6, 0]}}
+        rep = {"lsm_metrics": [region, region]}
+        if settle:
+            rep["settle"] = settle
+        return rep
+
+    def test_the_regions_summed_level_by_level(self):
+        c = level_costs.costs(self.report())
+        self.assertEqual(c["flushed"], 200e6)
+        self.assertEqual(c["levels"][0], {"level": 1, "compactions": 10, "moves": 0,
+                                          "moved": 0, "above": 160e6, "below": 80e6,
+                                          "written": 220e6})
+        self.assertEqual(c["levels"][1]["moves"], 2)
+        self.assertEqual(c["tree"], [20e6, 600e6, 16e6, 0])
+        self.assertIsNone(c["settle"])
+        text = "\n".join(level_costs.lines([("load100-x", "rocksdb-io", c)]))
+        # (160 + 80 + 220) / 200 = 2.3 per byte flushed; 80 / 160 below per above.
+        self.assertIn("| load100-x | RocksDB-IO | into L1 | 10 | 0 (0 MB) | 160 | 80 | 220 "
+                      "| 2.300 | 0.500 |", text)
+        self.assertIn("| into L2 | 0 | 2 (16 MB) | 0 | 0 | 0 | 0.000 | – |", text)
+        self.assertNotIn("into L3", text, "a level no step wrote to is left out")
+        self.assertIn("| **phase, all** |  |  |  |  |  | **3.300** |  |", text)
+        self.assertIn("| load100-x | RocksDB-IO | 20 | 600 | 16 | 0 |", text)
+
+    def test_the_settle_splits_the_drain_from_the_rest(self):
+        c = level_costs.costs(self.report({
+            "compaction_read_bytes": 300e6, "compaction_write_bytes": 200e6,
+            "drain_read_bytes": 60e6, "drain_write_bytes": 40e6}))
+        self.assertEqual(c["settle"], {"drain": 100e6, "other": 400e6})
+        text = "\n".join(level_costs.lines([("load100-x", "vlsm-ranged-rs32-deep", c)]))
+        self.assertIn("| settle: drain at rest |  |  |  |  | 100 | 0.500 |  |", text)
+        self.assertIn("| settle: every other step |  |  |  |  | 400 | 2.000 |  |", text)
 
 
 if __name__ == "__main__":
