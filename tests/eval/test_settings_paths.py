@@ -29,15 +29,17 @@ class SettingsPathsTest(unittest.TestCase):
         return subprocess.run(["bash", os.path.join(self.root, script), *args],
                               capture_output=True, text=True, env=env, timeout=120)
 
-    def test_load_a_refuses_db_and_out_that_would_delete_the_checkout(self):
-        settings = os.path.join(self.root, "scripts/bench/eval/settings/demo.env")
-        for bad, says in [("DB=", "DB="), ("DB=.", "DB=."), ("DB=..", "DB=.."),
-                          ("DB=scripts/..", "DB=scripts/.."), (f"DB={self.root}", "DB="),
-                          ("OUT=.", "OUT=."), ("OUT=", "OUT=")]:
-            r = self.run_script("scripts/bench/eval/load_a.sh", settings, bad)
-            self.assertEqual(r.returncode, 2, (bad, r.stdout, r.stderr))
-            self.assertIn(says, r.stderr, bad)
-            self.assertTrue(os.path.exists(self.sentinel), bad)
+    def test_load_a_and_reopen_steps_refuse_db_and_out_that_would_delete_the_checkout(self):
+        for script, env in (("load_a.sh", "demo.env"),
+                            ("reopen_steps.sh", "reopen-1region-12M.env")):
+            settings = os.path.join(self.root, "scripts/bench/eval/settings", env)
+            for bad, says in [("DB=", "DB="), ("DB=.", "DB=."), ("DB=..", "DB=.."),
+                              ("DB=scripts/..", "DB=scripts/.."), (f"DB={self.root}", "DB="),
+                              ("OUT=.", "OUT=."), ("OUT=", "OUT=")]:
+                r = self.run_script("scripts/bench/eval/" + script, settings, bad)
+                self.assertEqual(r.returncode, 2, (script, bad, r.stdout, r.stderr))
+                self.assertIn(says, r.stderr, (script, bad))
+                self.assertTrue(os.path.exists(self.sentinel), (script, bad))
 
     def test_demo_and_under_load_refuse_out_that_would_delete_the_checkout(self):
         for script in ("scripts/demo.sh", "scripts/under_load.sh"):

@@ -73,6 +73,18 @@ class StepWidthsTest(unittest.TestCase):
         self.assertEqual(widest[("load80", "vlsm-ranged-rs")][3:8],
                          ["→L1 300.0 MiB", "30", "40, 250.0", "9, 50.0", "LevelL0FilesNum"])
 
+    def test_reopen_steps_runs_are_read_with_their_way_of_ending(self):
+        tables = self.run_on({
+            "fill-close1-vlsm-ranged-rs.json": report(90000, 30),
+            "reopen-close1-vlsm-ranged-rs.json": report(50000, 31),
+            "reopen-kill2-rocksdb.json": report(50000, 500),
+            "reopen-kill2-rocksdb.machine.json": {"not": "a report"},
+        })
+        rows = {(r[1], r[2]): r[9] for r in tables[0]}  # widest L0→L1
+        self.assertEqual(rows, {("fill-close1", "vlsm-ranged-rs"): "30.0",
+                                ("reopen-close1", "vlsm-ranged-rs"): "31.0",
+                                ("reopen-kill2", "rocksdb"): "500.0"})
+
 
 if __name__ == "__main__":
     unittest.main()

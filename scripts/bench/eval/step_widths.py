@@ -4,7 +4,8 @@
 usage: step_widths.py OUT_DIR...
 
 For every report in each load_a.sh output directory (closed loop,
-sustainable-<system>.json, and open loop, load<N>-<system>.json; raw.tar.xz
+sustainable-<system>.json, and open loop, load<N>-<system>.json;
+reopen_steps.sh's fill-<how><r>-<system>.json and reopen-<how><r>-<system>.json; raw.tar.xz
 is read as report.py reads it), one row: the rate and its ratio to RocksDB's
 under the same load in the same directory, I/O amplification, stall time,
 how many L0->L1 steps ran with their mean and widest input, the widest
@@ -26,7 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_archive import unpacked  # noqa: E402
 
 MIB = 1 << 20
-REPORT = re.compile(r"^(sustainable|load\d+)-(.+)\.json$")
+# load_a.sh's runs, and reopen_steps.sh's loads and reopens.
+REPORT = re.compile(r"^(sustainable|load\d+|(?:fill|reopen)-[a-z]+\d+)-(.+)\.json$")
 
 
 def reports(directory):
