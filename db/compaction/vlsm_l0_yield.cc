@@ -5,6 +5,8 @@
 #include "db/column_family.h"
 #include "db/compaction/compaction.h"
 #include "db/compaction/compaction_picker.h"
+#include "db/version_edit.h"
+#include "db/version_set.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -34,17 +36,28 @@ double VlsmL0Yield::InflowPerL0Byte() const {
   return std::max(kVlsmL0YieldMin, std::min(kVlsmL0YieldMax, yield));
 }
 
-void VlsmRecordL0Step(const Compaction& c, uint64_t written) {
-  if (c.start_level() != 0 || c.output_level() == 0) {
+void VlsmRecordL0Step(Compaction* c) {
+  if (c->start_level() != 0 || c->output_level() == 0) {
     return;
   }
   uint64_t l0_read = 0;
   uint64_t below_read = 0;
-  for (size_t i = 0; i < c.num_input_levels(); ++i) {
-    (c.level(i) == 0 ? l0_read : below_read) += TotalFileSize(*c.inputs(i));
+  for (size_t i = 0; i < c->num_input_levels(); ++i) {
+    (c->level(i) == 0 ? l0_read : below_read) += TotalFileSize(*c->inputs(i));
   }
-  c.column_family_data()->compaction_picker()->vlsm_l0_yield()->Record(
+  uint64_t written = 0;
+  for (const auto& level_and_file : c->edit()->GetNewFiles()) {
+    written += level_and_file.second.fd.GetFileSize();
+  }
+  c->column_family_data()->compaction_picker()->vlsm_l0_yield()->Record(
       l0_read, below_read, written);
+}
+
+void VlsmHandL0Yield(ColumnFamilyData* cfd, VersionStorageInfo* vstorage) {
+  const CompactionPicker* picker = cfd->compaction_picker();
+  vstorage->set_vlsm_l0_yield(picker != nullptr
+                                  ? picker->vlsm_l0_yield().InflowPerL0Byte()
+                                  : kVlsmL0YieldMax);
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -54,7 +54,9 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class ColumnFamilyData;
 class Compaction;
+class VersionStorageInfo;
 
 // How many recent L0 steps the yield is taken over: about two L0 cycles of
 // the ranged layout (8 to 12 steps each), one of the paper's layout.
@@ -89,11 +91,19 @@ class VlsmL0Yield {
 };
 
 // Records `c` in its column family's VlsmL0Yield if it is a step out of L0
-// into a lower level (not an intra-L0 compaction), with `written` the table
-// bytes its outputs hold (for a trivial move, the bytes moved). Patch 0025
-// calls it from CompactionJob::InstallCompactionResults and from
-// DBImpl::BackgroundCompaction's trivial move, under the DB mutex, before
-// the version the step makes is appended.
-void VlsmRecordL0Step(const Compaction& c, uint64_t written);
+// into a lower level (not an intra-L0 compaction), with what it wrote taken
+// from its edit: the table files it adds (a trivial move's are the files
+// it moves; blob files are not in what it read, so not in what it wrote).
+// Patch 0025 calls it from CompactionJob::InstallCompactionResults and from
+// DBImpl::BackgroundCompaction's trivial move, under the DB mutex, once
+// the edit holds the step's files and before the version it makes is
+// appended.
+void VlsmRecordL0Step(Compaction* c);  // not const: Compaction::edit()
+
+// Gives `vstorage`, a version of `cfd` about to be appended, the yield then
+// in force (1 for a column family without a compaction picker). Patch 0025
+// calls it from VersionSet::AppendVersion, before the version's compaction
+// score and estimate are computed.
+void VlsmHandL0Yield(ColumnFamilyData* cfd, VersionStorageInfo* vstorage);
 
 }  // namespace ROCKSDB_NAMESPACE
