@@ -18,7 +18,7 @@
 #   KEYS=1000000                    (L0 at rest then holds split flushes)
 #   FORK_TOOLS=build/check          where vlsm_way_back is
 #   PRISTINE_LDB=                   a pristine 9.10 ldb; empty: build one in
-#   PRISTINE_BUILD=build/pristine-ldb  (about 25 minutes at -j2, -O0, once)
+#   PRISTINE_BUILD=build/pristine-ldb  (once; about 10 minutes at -j2, -O0)
 #   WORK=/tmp/stock-reads-way-back  the two DBs (made afresh)
 # Exits 0 if both checks hold, 1 if one does not, 2 on bad input.
 set -euo pipefail
@@ -48,7 +48,7 @@ if [ -z "$pristine_ldb" ]; then
   [ -n "$tarball" ] || { echo "error: no upstream tarball under build/ (build the fork first)" >&2; exit 2; }
   pristine_ldb=$pristine_build/build/tools/ldb
   if [ ! -x "$pristine_ldb" ]; then
-    echo "== building a pristine 9.10 ldb in $pristine_build (once; about 25 minutes at -j2)"
+    echo "== building a pristine 9.10 ldb in $pristine_build (once; about 10 minutes at -j2)"
     rm -rf "$pristine_build" && mkdir -p "$pristine_build/build"
     tar xzf "$tarball" -C "$pristine_build"
     ( cd "$pristine_build/build" &&

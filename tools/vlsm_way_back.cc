@@ -70,13 +70,16 @@ int main(int argc, char** argv) {
     const size_t eq = arg.find('=');
     const std::string name = arg.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-    if (name == "--db" && !value.empty()) {
+    bool ok = false;
+    if (name == "--db") {
       path = value;
-    } else if (name == "--keys" && ParseCount(value, &keys) && keys > 0 &&
-               keys < 100000000) {
-    } else if (name == "--way_back" && ParseCount(value, &way_back) &&
-               way_back <= 1) {
-    } else {
+      ok = !path.empty();
+    } else if (name == "--keys") {
+      ok = ParseCount(value, &keys) && keys > 0 && keys < 100000000;
+    } else if (name == "--way_back") {
+      ok = ParseCount(value, &way_back) && way_back <= 1;
+    }
+    if (!ok) {
       return Fail("bad argument '" + arg +
                   "' (usage: --db=DIR --keys=N (1..99999999) "
                   "[--way_back=0|1])");
@@ -145,11 +148,10 @@ int main(int argc, char** argv) {
   if (!s.ok()) {
     return Fail("the OPTIONS file: " + s.ToString());
   }
-  std::printf(
-      "{\"keys\": %" PRIu64
-      ", \"way_back\": %s, \"l0_files_at_rest\": %d, "
-      "\"l0_files_at_close\": %d, \"options_file\": \"%s\"}\n",
-      keys, way_back == 1 ? "true" : "false", l0_before, l0_after,
-      options_file.c_str());
+  std::printf("{\"keys\": %" PRIu64
+              ", \"way_back\": %s, \"l0_files_at_rest\": %d, "
+              "\"l0_files_at_close\": %d, \"options_file\": \"%s\"}\n",
+              keys, way_back == 1 ? "true" : "false", l0_before, l0_after,
+              options_file.c_str());
   return 0;
 }
