@@ -190,6 +190,17 @@ uint64_t RocksDbConfig::DebtCycleBytes() const {
          static_cast<uint64_t>(regions);
 }
 
+std::string RocksDbConfig::ColumnFamilyOptionsString() const {
+  rocksdb::ConfigOptions config;
+  config.delimiter = "\n";
+  std::string text;
+  rocksdb::Status s =
+      rocksdb::GetStringFromColumnFamilyOptions(config, MakeOptions(), &text);
+  if (!s.ok())
+    throw PropertyError("rocksdb options as a string: " + s.ToString());
+  return text;
+}
+
 RocksDbBinding::RocksDbBinding(const RocksDbConfig& config) : config_(config) {}
 
 std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config,

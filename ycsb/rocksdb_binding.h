@@ -88,6 +88,11 @@ struct RocksDbConfig {
   // find-sustainable step lasts at least two such cycles
   // (sustainable_rate_search.h).
   uint64_t DebtCycleBytes() const;
+  // MakeOptions' column-family options as an options string, one
+  // "name=value" per line: what a store opened with these properties runs
+  // with, for mode=describe (tests/eval compare the measured ranged system
+  // with VlsmOptions::Ranged() through it).
+  std::string ColumnFamilyOptionsString() const;
 };
 
 class RocksDbBinding : public DbBinding {

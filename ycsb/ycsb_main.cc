@@ -24,6 +24,7 @@
 #include "report.h"
 #include "rocksdb_binding.h"
 #include "sustainable_rate_search.h"
+#include "utilities/lsm_metrics/json_writer.h"
 #include "workload_properties.h"
 
 namespace ycsb {
@@ -343,10 +344,24 @@ int Main(int argc, char** argv) {
 
   if (inv.mode == "describe") {
     // What a search of this store would use, for a script that compares
-    // stores (the largest cycle) before running any of them.
+    // stores (the largest cycle) before running any of them; and the
+    // column-family options it would open with.
     CoreWorkload workload(inv.spec, inv.driver.seed);
-    printf("{\"debt_cycle_bytes\": %.0f, \"write_bytes_per_op\": %.1f}\n",
-           inv.search.cycle_bytes, WriteBytesPerOp(inv, workload));
+    rocksdb::lsm_metrics::JsonWriter j;
+    j.BeginObject()
+        .Field("debt_cycle_bytes",
+               static_cast<uint64_t>(inv.search.cycle_bytes))
+        .Field("write_bytes_per_op", WriteBytesPerOp(inv, workload));
+    if (inv.db == "rocksdb") {
+      try {
+        j.Field("cf_options", inv.rocksdb.ColumnFamilyOptionsString());
+      } catch (const PropertyError& e) {
+        fprintf(stderr, "ycsb_vlsm: %s\n", e.what());
+        return 2;
+      }
+    }
+    j.EndObject();
+    printf("%s\n", j.str().c_str());
     return 0;
   }
 

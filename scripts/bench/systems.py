@@ -138,7 +138,8 @@ SYSTEMS = {
     # RocksDB's bytes; upstream's debt limits, as RocksDB's. Steps fall due
     # as in vlsm-ranged-rs32 (depth 8, L0's byte target 256 MiB). The
     # preset, VlsmOptions::Ranged(), since issue 52
-    # (docs/results/preset-room-1region-12M).
+    # (docs/results/preset-room-1region-12M); tests/eval/
+    # test_preset_options.py fails if the two spellings differ.
     "vlsm-ranged-rs32-deep": (("8M", 8, 8, "ranged"),
                               dict(RANGED_RS32, level0_slowdown_writes_trigger="40",
                                    level0_stop_writes_trigger="72")),

@@ -1,0 +1,89 @@
+"""The measured ranged system is the preset users are told to take.
+
+scripts/bench/systems.py spells the ranged layout's measured
+configuration ("vlsm-ranged-rs32-deep") as ycsb_vlsm properties, while
+users take VlsmOptions::Ranged() through ConfigureVlsm. Two spellings of
+one configuration drift apart silently, so this compares what each opens
+with, option by option: ycsb_vlsm's column-family options for the system
+(mode=describe) against vlsm_preset_options' for VlsmOptions::Ranged() on
+RocksDB's defaults. The only differences allowed are the harness's own
+choices for every system, each with its reason below; anything else fails,
+naming the option and both values."""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BUILD = os.environ.get("VLSM_BUILD_DIR") or os.path.join(ROOT, "build")
+SYSTEMS = os.path.join(ROOT, "scripts", "bench", "systems.py")
+MEASURED = "vlsm-ranged-rs32-deep"
+
+# Options every system of the evaluation sets the same way, which the
+# preset leaves to the user.
+HARNESS_CHOICES = {
+    # Every system stores the generated values uncompressed (the figures
+    # are bytes moved, not a codec's ratio); the preset keeps RocksDB's.
+    "compression": "kNoCompression",
+    # The evaluation's trees have five levels; ConfigureVlsm keeps the
+    # caller's num_levels (RocksDB's 7 here).
+    "num_levels": "5",
+}
+# One multiplier per level: compared over the levels both have.
+PER_LEVEL = "max_bytes_for_level_multiplier_additional"
+
+
+def options_of(text):
+    """{name: value} of an options string with one "name=value" a line."""
+    out = {}
+    for line in text.strip().splitlines():
+        name, _, value = line.partition("=")
+        out[name] = value.rstrip(";")
+    return out
+
+
+class PresetOptionsTest(unittest.TestCase):
+    def run_tool(self, *cmd):
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, (cmd, r.stderr))
+        return r.stdout
+
+    def system_props(self):
+        return self.run_tool(sys.executable, SYSTEMS, "ycsb", MEASURED,
+                             "max_background_jobs=2", "max_subcompactions=1",
+                             "bloom_bits=0").split()
+
+    def differences(self, props):
+        """{option: (the system's value, the preset's)} beyond the
+        harness's choices."""
+        described = json.loads(self.run_tool(
+            os.path.join(BUILD, "ycsb_vlsm"), "load", *props, "-p", "mode=describe"))
+        measured = options_of(described["cf_options"])
+        preset = options_of(self.run_tool(os.path.join(BUILD, "vlsm_preset_options")))
+        self.assertEqual(set(measured), set(preset), "the same options, named alike")
+        differ = {}
+        for name in sorted(preset):
+            if name in HARNESS_CHOICES:
+                self.assertEqual(measured[name], HARNESS_CHOICES[name], name)
+            elif name == PER_LEVEL:
+                m, p = measured[name].split(":"), preset[name].split(":")
+                if m[:len(p)] != p[:len(m)]:
+                    differ[name] = (measured[name], preset[name])
+            elif measured[name] != preset[name]:
+                differ[name] = (measured[name], preset[name])
+        return differ
+
+    def test_the_measured_ranged_system_opens_with_the_preset(self):
+        self.assertEqual(self.differences(self.system_props()), {},
+                         "(systems.py's %s, VlsmOptions::Ranged())" % MEASURED)
+
+    def test_a_drift_is_seen(self):
+        # The comparison can fail: the system with its stop trigger one
+        # lower differs from the preset there, and only there.
+        props = [p.replace("level0_stop_writes_trigger=72", "level0_stop_writes_trigger=71")
+                 for p in self.system_props()]
+        self.assertEqual(self.differences(props), {"level0_stop_writes_trigger": ("71", "72")})
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,59 @@
+// vlsm_preset_options: the column-family options a preset gives, as an
+// options string, one "name=value" per line.
+//
+//   vlsm_preset_options [--preset=ranged|paper]
+//
+// ranged (the default): RocksDB's default Options with
+// ConfigureVlsm(VlsmOptions::Ranged()), the configuration users are told
+// to take; paper: ConfigureVlsm(VlsmOptions()). The benchmark systems
+// (scripts/bench/systems.py) spell the measured configuration again as
+// ycsb_vlsm properties; tests/eval/test_preset_options.py compares what
+// this prints with what ycsb_vlsm opens for that system (mode=describe), so
+// the two cannot drift apart unnoticed.
+#include <cstdio>
+#include <string>
+
+#include "rocksdb/convenience.h"
+#include "rocksdb/options.h"
+#include "rocksdb/vlsm.h"
+
+int main(int argc, char** argv) {
+  using namespace ROCKSDB_NAMESPACE;
+  std::string preset = "ranged";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--preset=", 0) == 0) {
+      preset = arg.substr(9);
+    } else {
+      std::fprintf(stderr,
+                   "vlsm_preset_options: bad argument '%s' (usage: "
+                   "[--preset=ranged|paper])\n",
+                   arg.c_str());
+      return 2;
+    }
+  }
+  VlsmOptions vlsm;
+  if (preset == "ranged") {
+    vlsm = VlsmOptions::Ranged();
+  } else if (preset != "paper") {
+    std::fprintf(stderr,
+                 "vlsm_preset_options: --preset is ranged or paper, got "
+                 "'%s'\n",
+                 preset.c_str());
+    return 2;
+  }
+  Options options;
+  Status s = ConfigureVlsm(&options, vlsm);
+  std::string text;
+  if (s.ok()) {
+    ConfigOptions config;
+    config.delimiter = "\n";
+    s = GetStringFromColumnFamilyOptions(config, options, &text);
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "vlsm_preset_options: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  std::printf("%s\n", text.c_str());
+  return 0;
+}
