@@ -20,6 +20,8 @@
 #   PRISTINE_LDB=                   a pristine 9.10 ldb; empty: build one in
 #   PRISTINE_BUILD=build/pristine-ldb  (once; about 10 minutes at -j2, -O0)
 #   WORK=/tmp/stock-reads-way-back  the two DBs (made afresh)
+# Relative paths are the checkout's. PRISTINE_BUILD and WORK are deleted
+# and made again, so each must be new or a directory this script made.
 # Exits 0 if both checks hold, 1 if one does not, 2 on bad input.
 set -euo pipefail
 VLSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,27 +40,41 @@ for arg in "$@"; do
 done
 [[ "$keys" =~ ^[1-9][0-9]*$ ]] || { echo "error: KEYS='$keys' is not a positive number" >&2; exit 2; }
 way_back_tool=$fork_tools/vlsm_way_back
+marker=.stock-reads-way-back
+# fresh_dir DIR: DIR emptied and marked as this script's; refused if it
+# holds anything this script did not make (a typo must not delete a tree).
+fresh_dir() {
+  if [ -n "$(ls -A "$1" 2>/dev/null)" ] && [ ! -e "$1/$marker" ]; then
+    echo "error: $1 exists and was not made by this script: name a new directory" >&2
+    exit 2
+  fi
+  rm -rf "$1" && mkdir -p "$1" && touch "$1/$marker"
+}
 [ -x "$way_back_tool" ] || { echo "error: no $way_back_tool (scripts/test.sh builds build/check)" >&2; exit 2; }
 
 if [ -z "$pristine_ldb" ]; then
-  # The tarball the fork's build downloaded (scripts/lib/deps.sh checks its
-  # hash), extracted afresh: no patch is applied.
-  tarball=$(ls build/_upstream/download/rocksdb_9.10.0.orig.tar.gz \
-    build/check/_upstream/download/rocksdb_9.10.0.orig.tar.gz 2>/dev/null | head -1 || true)
-  [ -n "$tarball" ] || { echo "error: no upstream tarball under build/ (build the fork first)" >&2; exit 2; }
   pristine_ldb=$pristine_build/build/tools/ldb
   if [ ! -x "$pristine_ldb" ]; then
+    # The pinned tarball, its hash checked (the fork's build keeps it under
+    # build/_upstream/download), extracted afresh: no patch is applied.
+    tarball=$(scripts/fetch-upstream.sh build/_upstream/download)
     echo "== building a pristine 9.10 ldb in $pristine_build (once; about 10 minutes at -j2)"
-    rm -rf "$pristine_build" && mkdir -p "$pristine_build/build"
+    fresh_dir "$pristine_build"
+    mkdir -p "$pristine_build/build"
     tar xzf "$tarball" -C "$pristine_build"
-    ( cd "$pristine_build/build" &&
+    launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    if ! ( cd "$pristine_build/build" &&
       cmake -G Ninja ../rocksdb-9.10.0 -DCMAKE_BUILD_TYPE=Debug \
         -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0" -DCMAKE_C_FLAGS_DEBUG="-O0 -g0" \
         -DWITH_GFLAGS=1 -DWITH_TESTS=OFF -DWITH_BENCHMARK_TOOLS=OFF \
         -DWITH_CORE_TOOLS=ON -DWITH_SNAPPY=1 -DWITH_LZ4=1 -DWITH_ZSTD=1 \
-        -DFAIL_ON_WARNINGS=OFF -DPORTABLE=1 \
-        -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-        > cmake.log && ninja -j2 ldb > ninja.log )
+        -DFAIL_ON_WARNINGS=OFF -DPORTABLE=1 "${launcher[@]}" > build.log 2>&1 &&
+      ninja -j2 ldb >> build.log 2>&1 ); then
+      echo "error: the pristine build failed; the end of $pristine_build/build/build.log:" >&2
+      tail -15 "$pristine_build/build/build.log" >&2
+      exit 2
+    fi
   fi
 fi
 [ -x "$pristine_ldb" ] || { echo "error: no pristine ldb at $pristine_ldb" >&2; exit 2; }
@@ -71,8 +87,10 @@ for f in "$pristine_ldb" $pristine_lib; do
   fi
 done
 
-rm -rf "$work" && mkdir -p "$work"
-ldb() { "$pristine_ldb" --db="$1" --try_load_options --ignore_unknown_options=false "${@:2}"; }
+fresh_dir "$work"
+# Strict: without --ignore_unknown_options (in 9.10 a presence flag: any
+# value given turns it on), an option stock does not know fails the open.
+ldb() { "$pristine_ldb" --db="$1" --try_load_options "${@:2}"; }
 failed=0
 
 echo "== a ranged DB, closed as it is"
@@ -90,13 +108,13 @@ fi
 echo "== a ranged DB after the way back"
 made=$("$way_back_tool" --db="$work/way-back" --keys="$keys" --way_back=1)
 echo "$made"
-# The premise: L0 held split flushes for the way back to compact away.
-l0=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["l0_files_at_rest"])' <<< "$made")
-if [ "$l0" -lt 2 ]; then
-  echo "FAIL: L0 at rest held $l0 file(s), no split flush: raise KEYS"
+field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1" <<< "$made"; }
+# The premise: L0 held split flushes, and the way back compacted them away.
+if [ "$(field l0_files_at_rest)" -lt 2 ] || [ "$(field l0_files_at_close)" -ne 0 ]; then
+  echo "FAIL: L0 held $(field l0_files_at_rest) file(s) at rest and $(field l0_files_at_close) at close (several, then none): raise KEYS"
   failed=1
 fi
-options_file=$(ls "$work/way-back" | grep '^OPTIONS-' | sort -t- -k2 -n | tail -1)
+options_file=$(field options_file)
 echo "   its OPTIONS file ($options_file): $(grep -E 'compaction_pri|table_properties_collectors' \
   "$work/way-back/$options_file" | tr -s ' ' | tr '\n' ' ')"
 if ! scanned=$(ldb "$work/way-back" scan 2> "$work/scan.err" | wc -l) || [ -s "$work/scan.err" ]; then

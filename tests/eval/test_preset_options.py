@@ -8,7 +8,10 @@ with, option by option: ycsb_vlsm's column-family options for the system
 (mode=describe) against vlsm_preset_options' for VlsmOptions::Ranged() on
 RocksDB's defaults. The only differences allowed are the harness's own
 choices for every system, each with its reason below; anything else fails,
-naming the option and both values."""
+naming the option and both values. Column-family options only: the DB-wide
+options the harness sets for every system (background jobs, the delayed
+write rate under a limiter) and the block cache (RocksDB does not write
+its size into an options string) are the harness's, not the preset's."""
 import json
 import os
 import subprocess

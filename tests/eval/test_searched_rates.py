@@ -315,7 +315,7 @@ class LevelCostsTest(unittest.TestCase):
         # Two regions alike: 100 MB flushed each; into L1 80 MB from L0 and
         # 40 MB of L1 read, 110 MB written; into L2 one trivial move of
         # 8 MB; nothing into L3.
-        region = {"flush_bytes": 100e6,
+        region = {"user_bytes": 115e6, "flush_bytes": 100e6,
                   "levels": [self.level(0, 0, 0, 0), self.level(5, 80e6, 40e6, 110e6),
                              self.level(0, 0, 0, 0, moves=1, moved=8e6),
                              self.level(0, 0, 0, 0)],
@@ -341,7 +341,8 @@ class LevelCostsTest(unittest.TestCase):
         self.assertIn("| into L2 | 0 | 2 (16 MB) | 0 | 0 | 0 | 0.000 | – |", text)
         self.assertNotIn("into L3", text, "a level no step wrote to is left out")
         self.assertIn("| **phase, all** |  |  |  |  |  | **3.300** |  |", text)
-        self.assertIn("| load100-x | RocksDB-IO | 20 | 600 | 16 | 0 |", text)
+        # 200 MB flushed + 460 MB compacted over 230 MB written.
+        self.assertIn("| load100-x | RocksDB-IO | 230 | 200 | 2.870 | 20 | 600 | 16 | 0 |", text)
 
     def test_the_settle_splits_the_drain_from_the_rest(self):
         c = level_costs.costs(self.report({

@@ -49,7 +49,7 @@ NAMES = {**report.NAMES,
          RANGED: "vLSM ranged (the product)", PAPER: "vLSM (the paper's layout)"}
 ORDER = [RANGED, PAPER, ROCKSDB, ROCKSDB_IO]
 RUN = re.compile(r"(t|curve)(\d+)")
-REPORT = re.compile(r"(sustainable|load\d+)-([\w-]+)\.json")
+REPORT = report.RUN_REPORT
 MIB = 1 << 20
 
 

@@ -23,17 +23,14 @@ compactions together) for any run. At the phase's end a step still running
 is charged in part and counted by no statistic yet, so the close (every
 step finished) is the exact comparison.
 """
-import json
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (NAMES)
-from report import fmt, page_arguments, publish_sections, read_out_dir, table  # noqa: E402
-
-REPORT = re.compile(r"(?:load\d+|sustainable)-([\w-]+)\.json")
+from report import (fmt, page_arguments, publish_sections, read_out_dir,  # noqa: E402
+                    run_reports, table)
 
 
 def charge(rep):
@@ -71,16 +68,8 @@ def per_counted(pair):
 def load_charges(out):
     """[(report name, system, charge)] of the reports in OUT that carry
     the limiter's count, by name."""
-    found = []
-    for name in sorted(os.listdir(out)):
-        m = REPORT.fullmatch(name)
-        if not m:
-            continue
-        with open(os.path.join(out, name)) as f:
-            c = charge(json.load(f))
-        if c is not None:
-            found.append((name[:-len(".json")], m[1], c))
-    return found
+    found = [(run, system, charge(rep)) for run, system, rep in run_reports(out)]
+    return [f for f in found if f[2] is not None]
 
 
 def lines(found):

@@ -16,8 +16,8 @@
 # 5 of 5 reopens) where every other step stayed under 32 MiB.
 #
 # usage: reopen_steps.sh SETTINGS.env [KEY=VALUE...]
-#   e.g. reopen_steps.sh scripts/bench/eval/settings/final-1region-12M.env \
-#          SYSTEMS="vlsm-ranged-rs32-deep rocksdb" OUT=DIR
+#   e.g. reopen_steps.sh scripts/bench/eval/settings/reopen-1region-12M.env \
+#          SYSTEMS=vlsm-ranged-rs32-deep OUT=DIR
 # Settings: the shared ones (SYSTEMS, RECORDS, REGIONS, ...), and
 #   REPEATS=2 KILL_SECONDS=60 REOPEN_RATE=50000 REOPEN_SECONDS=60
 # Output: <OUT>/config.txt, fill-{close,kill}<r>-<system>.*,
@@ -43,24 +43,34 @@ records=${S[RECORDS]}
 mkdir -p "$out"
 eval_config_paragraph reopen_steps.sh >> "$out/config.txt"
 
-# kill_load NAME SYSTEM: eval_ycsb's load, killed with SIGKILL after
-# KILL_SECONDS (no report: the process dies before writing one).
+# kill_load NAME SYSTEM: the load eval_ycsb would run (the same properties
+# and LIBRARY), killed with SIGKILL after KILL_SECONDS (no report: the
+# process dies before writing one). A load that ends by itself first is an
+# error, with its stderr's last lines.
+loader=
+trap '[ -z "$loader" ] || kill -KILL "$loader" 2>/dev/null || true' EXIT
 kill_load() {
-  local name=$1 system=$2 text
-  local -a sys common
+  local name=$1 system=$2 text status=0
+  local -a sys common with_library=()
   text=$(eval_system_props "$system") || return 2
   mapfile -t sys <<< "$text"
   mapfile -t common < <(eval_common_props)
-  "$ycsb" load "${common[@]}" "${sys[@]}" -p rocksdb.dir="$db" -p recordcount="$records" \
-    > "$out/$name.out" 2> "$out/$name.err" &
-  local pid=$!
+  [ -z "${S[LIBRARY]}" ] || with_library=(env "LD_LIBRARY_PATH=${S[LIBRARY]}")
+  "${with_library[@]}" "$ycsb" load "${common[@]}" "${sys[@]}" -p rocksdb.dir="$db" \
+    -p recordcount="$records" > "$out/$name.out" 2> "$out/$name.err" &
+  loader=$!
   sleep "${S[KILL_SECONDS]}"
-  if ! kill -KILL "$pid" 2>/dev/null; then
-    echo "error: $name finished before KILL_SECONDS=${S[KILL_SECONDS]}: lower it" >&2
-    return 1
+  if kill -KILL "$loader" 2>/dev/null; then
+    wait "$loader" 2>/dev/null || true
+    loader=
+    echo "   $name: killed after ${S[KILL_SECONDS]} s"
+    return 0
   fi
-  wait "$pid" 2>/dev/null || true
-  echo "   $name: killed after ${S[KILL_SECONDS]} s"
+  wait "$loader" || status=$?
+  loader=
+  echo "error: $name ended (status $status) before KILL_SECONDS=${S[KILL_SECONDS]}; last lines of $out/$name.err:" >&2
+  tail -3 "$out/$name.err" >&2
+  return 1
 }
 
 echo "== reopen steps: $records records, ${S[REGIONS]} region(s), systems ${S[SYSTEMS]}; output $out"

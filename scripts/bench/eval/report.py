@@ -210,10 +210,25 @@ def read_run(report_path):
     return rep, fig
 
 
+# A load_a.sh run's report: its experiment (sustainable, load<pct>) and
+# system (the .machine.json beside it does not match: no "." in a system).
+RUN_REPORT = re.compile(r"(sustainable|load\d+)-([\w-]+)\.json")
+
+
+def run_reports(out):
+    """(run name, system, report JSON) of every load_a.sh report in OUT, by
+    name."""
+    for name in sorted(os.listdir(out)):
+        m = RUN_REPORT.fullmatch(name)
+        if m:
+            with open(os.path.join(out, name)) as f:
+                yield name[:-len(".json")], m[2], json.load(f)
+
+
 def load_dir(out):
     runs = {}  # (experiment, system) -> figures
     for name in sorted(os.listdir(out)):
-        m = re.fullmatch(r"(sustainable|load\d+)-([\w-]+)\.json", name)
+        m = RUN_REPORT.fullmatch(name)
         if m:
             runs[m.groups()] = read_run(os.path.join(out, name))[1]
     return runs
