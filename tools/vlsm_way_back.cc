@@ -26,7 +26,6 @@
 #include <string>
 #include <vector>
 
-#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/options_util.h"
@@ -36,15 +35,20 @@ namespace {
 
 using namespace ROCKSDB_NAMESPACE;
 
-int Fail(const std::string& what) {
+// 2: bad input; 1: the DB refused something (the caller's script tells
+// them apart).
+int Fail(const std::string& what, int code = 1) {
   std::fprintf(stderr, "vlsm_way_back: %s\n", what.c_str());
-  return 2;
+  return code;
 }
 
+// Digits only: no sign, no space.
 bool ParseCount(const std::string& s, uint64_t* v) {
-  char* end = nullptr;
-  *v = std::strtoull(s.c_str(), &end, 10);
-  return !s.empty() && s[0] != '-' && end != s.c_str() && *end == '\0';
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
+    return false;
+  }
+  *v = std::strtoull(s.c_str(), nullptr, 10);
+  return true;
 }
 
 std::string KeyOf(uint64_t i) {
@@ -81,12 +85,13 @@ int main(int argc, char** argv) {
     }
     if (!ok) {
       return Fail("bad argument '" + arg +
-                  "' (usage: --db=DIR --keys=N (1..99999999) "
-                  "[--way_back=0|1])");
+                      "' (usage: --db=DIR --keys=N (1..99999999) "
+                      "[--way_back=0|1])",
+                  2);
     }
   }
   if (path.empty() || keys == 0) {
-    return Fail("--db and --keys are required");
+    return Fail("--db and --keys are required", 2);
   }
 
   Options options;
