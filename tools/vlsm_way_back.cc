@@ -30,6 +30,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/vlsm.h"
+#include "tools/vlsm_tool_options.h"
 
 namespace {
 
@@ -40,15 +41,6 @@ using namespace ROCKSDB_NAMESPACE;
 int Fail(const std::string& what, int code = 1) {
   std::fprintf(stderr, "vlsm_way_back: %s\n", what.c_str());
   return code;
-}
-
-// Digits only: no sign, no space.
-bool ParseCount(const std::string& s, uint64_t* v) {
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
-    return false;
-  }
-  *v = std::strtoull(s.c_str(), nullptr, 10);
-  return true;
 }
 
 std::string KeyOf(uint64_t i) {
@@ -79,9 +71,11 @@ int main(int argc, char** argv) {
       path = value;
       ok = !path.empty();
     } else if (name == "--keys") {
-      ok = ParseCount(value, &keys) && keys > 0 && keys < 100000000;
+      keys = VlsmToolSize(value, &ok);
+      ok = ok && keys > 0 && keys < 100000000;
     } else if (name == "--way_back") {
-      ok = ParseCount(value, &way_back) && way_back <= 1;
+      way_back = VlsmToolSize(value, &ok);
+      ok = ok && way_back <= 1;
     }
     if (!ok) {
       return Fail("bad argument '" + arg +

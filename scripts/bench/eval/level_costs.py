@@ -29,8 +29,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (NAMES)
-from report import (fmt, page_arguments, publish_sections, read_out_dir,  # noqa: E402
-                    run_reports, table)
+from report import fmt, per_run_page, run_reports, table  # noqa: E402
 
 MB = 1e6
 
@@ -122,13 +121,7 @@ def lines(found):
 
 
 def main(argv):
-    ap = page_arguments(__doc__)
-    a = ap.parse_args(argv)
-    found, _, _ = read_out_dir(a.dir, load_costs, "ycsb_vlsm (load_a.sh)")
-    figures = {run: {"system": system, **c} for run, system, c in found}
-    publish_sections({"level-costs": lines(found)}, a, figures)
-    return 0
-
+    return per_run_page(argv, __doc__, load_costs, "ycsb_vlsm (load_a.sh)", "level-costs", lines)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

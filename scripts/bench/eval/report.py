@@ -648,6 +648,18 @@ def publish_sections(sections, args, figures_json):
             json.dump(figures_json, f, indent=1)
 
 
+def per_run_page(argv, doc, load, producer, tag, lines):
+    """The whole command of a page writer with one figure per run
+    (limiter_charge.py, level_costs.py): LOAD reads [(run, system,
+    figures)] from DIR, LINES renders them as section TAG; --json gets
+    {run: {"system": ..., **figures}}."""
+    a = page_arguments(doc).parse_args(argv)
+    found, _, _ = read_out_dir(a.dir, load, producer)
+    figures = {run: {"system": system, **f} for run, system, f in found}
+    publish_sections({tag: lines(found)}, a, figures)
+    return 0
+
+
 def replace_section(path, tag, text):
     """Puts TEXT between "<!-- TAG:begin -->" and "<!-- TAG:end -->" in the
     file at PATH, leaving the prose around them alone."""
