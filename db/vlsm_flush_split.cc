@@ -6,8 +6,6 @@
 #include "db/column_family.h"
 #include "db/compaction/clipping_iterator.h"
 #include "db/compaction/vlsm_flush_split_keys.h"
-#include "db/compaction/vlsm_l0_model.h"
-#include "db/compaction/vlsm_l0_ranges.h"
 #include "db/dbformat.h"
 #include "db/memtable.h"
 #include "db/range_tombstone_fragmenter.h"
@@ -27,52 +25,15 @@ std::vector<std::string> VlsmFlushSplitKeysFor(
     const MutableCFOptions& moptions, const ImmutableCFOptions& ioptions,
     bool atomic_flush, size_t timestamp_size, const VersionStorageInfo& base,
     const autovector<ReadOnlyMemTable*>& mems) {
-  // The cases that stay whole are explained in the header.
-  if (moptions.vlsm_layout != VlsmLayout::kRanged ||
-      ioptions.compaction_style != kCompactionStyleLevel ||
-      moptions.enable_blob_files || timestamp_size > 0 || atomic_flush) {
+  // The flushes that stay whole under every layout: see the header.
+  if (moptions.enable_blob_files || timestamp_size > 0 || atomic_flush) {
     return {};
   }
-  FlushSplitLimits limits;
+  uint64_t flush_bytes = 0;
   for (const ReadOnlyMemTable* m : mems) {
-    limits.flush_bytes += m->GetDataSize();
+    flush_bytes += m->GetDataSize();
   }
-  limits.min_piece_bytes = VlsmMinFlushPieceBytes(moptions);
-  limits.max_pieces = kVlsmMaxFlushPieces;
-  const int level = VlsmGuardLevel(base);
-  if (level >= base.num_levels()) {
-    return {};
-  }
-  return FlushSplitKeys(VlsmL0ModelOf(base)->SpansNow(),
-                        SpansOf(base.LevelFiles(level)),
-                        ioptions.user_comparator, limits);
-}
-
-uint64_t VlsmMinFlushPieceBytes(const MutableCFOptions& moptions) {
-  return moptions.target_file_size_base / 8;
-}
-
-int VlsmGuardLevel(const VersionStorageInfo& base) {
-  // Guards come from L1's files; while L1 is empty (manual compactions to
-  // the bottom, or early on), from the first level below with files, as
-  // Pebble takes them from Lbase: the key space is cut where the data is.
-  int level = std::max(base.base_level(), 1);
-  while (level < base.num_levels() && base.LevelFiles(level).empty()) {
-    ++level;
-  }
-  return level;
-}
-
-std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
-                                        const ImmutableCFOptions& ioptions,
-                                        const VersionStorageInfo& base) {
-  const int level = VlsmGuardLevel(base);
-  const std::vector<KeySpan> below = level < base.num_levels()
-                                         ? SpansOf(base.LevelFiles(level))
-                                         : std::vector<KeySpan>{};
-  return L0GuardKeys(VlsmL0ModelOf(base)->SpansNow(), below,
-                     ioptions.user_comparator,
-                     VlsmMinFlushPieceBytes(moptions));
+  return VlsmFlushCutsOf(moptions, ioptions, base, flush_bytes);
 }
 
 namespace {
@@ -128,46 +89,40 @@ std::unique_ptr<FragmentedRangeTombstoneIterator> ClippedTombstones(
                                                             kMaxSequenceNumber);
 }
 
-void DeletePieces(const std::vector<FileMetaData>& pieces,
-                  const VlsmFlushPieceEnv& env) {
+}  // namespace
+
+VlsmSplitFlushWriter::VlsmSplitFlushWriter(
+    ColumnFamilyData* cfd, VersionSet* versions,
+    const ImmutableDBOptions& db_options)
+    : icmp_(cfd->internal_comparator()),
+      versions_(versions),
+      fs_(db_options.fs.get()),
+      cf_paths_(cfd->ioptions()->cf_paths),
+      table_cache_(cfd->table_cache()),
+      sst_file_manager_(db_options.sst_file_manager.get()) {}
+
+void VlsmSplitFlushWriter::DeletePieces(
+    const std::vector<FileMetaData>& pieces) const {
   for (const FileMetaData& piece : pieces) {
-    const std::string name = TableFileName(*env.cf_paths, piece.fd.GetNumber(),
+    const std::string name = TableFileName(cf_paths_, piece.fd.GetNumber(),
                                            piece.fd.GetPathId());
-    env.fs->DeleteFile(name, IOOptions(), nullptr).PermitUncheckedError();
+    fs_->DeleteFile(name, IOOptions(), nullptr).PermitUncheckedError();
     // BuildTable's verification read opened it through the table cache.
-    TableCache::ReleaseObsolete(env.table_cache->get_cache().get(),
+    TableCache::ReleaseObsolete(table_cache_->get_cache().get(),
                                 piece.fd.GetNumber(), /*handle=*/nullptr,
                                 /*uncache_aggressiveness=*/0);
   }
 }
 
-}  // namespace
-
-VlsmFlushPieceEnv VlsmFlushPieceEnvOf(ColumnFamilyData* cfd,
-                                      VersionSet* versions,
-                                      const ImmutableDBOptions& db_options) {
-  VlsmFlushPieceEnv env;
-  env.icmp = &cfd->internal_comparator();
-  env.new_file_number = [versions] { return versions->NewFileNumber(); };
-  env.fs = db_options.fs.get();
-  env.cf_paths = &cfd->ioptions()->cf_paths;
-  env.table_cache = cfd->table_cache();
-  env.sst_file_manager = db_options.sst_file_manager.get();
-  return env;
-}
-
-Status VlsmWriteSplitFlush(
+Status VlsmSplitFlushWriter::Write(
     const std::vector<std::string>& split_keys, InternalIterator* memtables,
     std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> range_dels,
-    const VlsmFlushPieceEnv& env, const VlsmBuildFlushPiece& build_piece,
-    FileMetaData* meta, std::vector<FileMetaData>* more_pieces,
-    TableProperties* props, uint64_t* num_input_entries,
-    uint64_t* memtable_payload_bytes, uint64_t* memtable_garbage_bytes) {
-  const InternalKeyComparator& icmp = *env.icmp;
-  more_pieces->clear();
-  *num_input_entries = 0;
-  *memtable_payload_bytes = 0;
-  *memtable_garbage_bytes = 0;
+    const VlsmBuildFlushPiece& build_piece, FileMetaData* meta) {
+  more_pieces_.clear();
+  props_ = TableProperties();
+  input_entries_ = 0;
+  payload_bytes_ = 0;
+  garbage_bytes_ = 0;
 
   // Every piece gets the memtables' range deletions clipped to its bounds;
   // the flush's input count holds each memtable tombstone once.
@@ -206,10 +161,11 @@ Status VlsmWriteSplitFlush(
     const Slice lower_slice = lower_ikey;
     const Slice upper_slice = upper_ikey;
     ClippingIterator piece_iter(memtables, lower ? &lower_slice : nullptr,
-                                upper ? &upper_slice : nullptr, &icmp);
+                                upper ? &upper_slice : nullptr, &icmp_);
     std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> piece_dels;
     TombstoneInput given;
-    if (auto dels = ClippedTombstones(fragments, lower, upper, icmp, &given)) {
+    if (auto dels =
+            ClippedTombstones(fragments, lower, upper, icmp_, &given)) {
       piece_dels.push_back(std::move(dels));
     }
     piece_iter.SeekToFirst();
@@ -222,7 +178,8 @@ Status VlsmWriteSplitFlush(
     }
     FileMetaData piece = blank;  // the first piece has the flush's number
     if (i > 0) {
-      piece.fd = FileDescriptor(env.new_file_number(), blank.fd.GetPathId(), 0);
+      piece.fd = FileDescriptor(versions_->NewFileNumber(),
+                                blank.fd.GetPathId(), 0);
     }
     TableProperties piece_props;
     uint64_t entries = 0;
@@ -235,9 +192,9 @@ Status VlsmWriteSplitFlush(
     }
     tombstones_given.count += given.count;
     tombstones_given.payload_bytes += given.payload_bytes;
-    *num_input_entries += entries;
-    *memtable_payload_bytes += payload;
-    *memtable_garbage_bytes += garbage;
+    input_entries_ += entries;
+    payload_bytes_ += payload;
+    garbage_bytes_ += garbage;
     if (piece.fd.GetFileSize() > 0) {
       if (written.empty()) {
         sum = piece_props;
@@ -245,7 +202,7 @@ Status VlsmWriteSplitFlush(
         sum.Add(piece_props);
       }
       written.push_back(std::move(piece));
-      TEST_SYNC_POINT_CALLBACK("VlsmWriteSplitFlush:PieceWritten",
+      TEST_SYNC_POINT_CALLBACK("VlsmSplitFlushWriter:PieceWritten",
                                &written.back());
     }
   }
@@ -253,20 +210,20 @@ Status VlsmWriteSplitFlush(
     // A flush installs all its pieces or none: remove those already written.
     // Their numbers are still in the flush's pending outputs, so nothing
     // else can be using them.
-    DeletePieces(written, env);
+    DeletePieces(written);
     meta->fd.file_size = 0;
     return s;
   }
   // BuildTable counted the clipped tombstones it was given; the flush's
   // input is the memtables' own tombstones, once each. (Garbage is payload
   // less what was written, so it moves with the payload.)
-  *num_input_entries =
-      *num_input_entries - tombstones_given.count + memtable_tombstones.count;
-  if (*memtable_payload_bytes >= tombstones_given.payload_bytes &&
-      *memtable_garbage_bytes >= tombstones_given.payload_bytes) {
-    *memtable_payload_bytes +=
+  input_entries_ =
+      input_entries_ - tombstones_given.count + memtable_tombstones.count;
+  if (payload_bytes_ >= tombstones_given.payload_bytes &&
+      garbage_bytes_ >= tombstones_given.payload_bytes) {
+    payload_bytes_ +=
         memtable_tombstones.payload_bytes - tombstones_given.payload_bytes;
-    *memtable_garbage_bytes +=
+    garbage_bytes_ +=
         memtable_tombstones.payload_bytes - tombstones_given.payload_bytes;
   }
 
@@ -275,23 +232,22 @@ Status VlsmWriteSplitFlush(
     return s;
   }
   *meta = std::move(written.front());
-  more_pieces->assign(std::make_move_iterator(written.begin() + 1),
+  more_pieces_.assign(std::make_move_iterator(written.begin() + 1),
                       std::make_move_iterator(written.end()));
-  *props = sum;
-  if (env.sst_file_manager != nullptr) {
-    auto* sfm = static_cast<SstFileManagerImpl*>(env.sst_file_manager);
-    for (const FileMetaData& piece : *more_pieces) {
-      sfm->OnAddFile(TableFileName(*env.cf_paths, piece.fd.GetNumber(),
-                                   piece.fd.GetPathId()))
+  props_ = sum;
+  if (sst_file_manager_ != nullptr) {
+    auto* sfm = static_cast<SstFileManagerImpl*>(sst_file_manager_);
+    for (const FileMetaData& piece : more_pieces_) {
+      sfm->OnAddFile(
+             TableFileName(cf_paths_, piece.fd.GetNumber(), piece.fd.GetPathId()))
           .PermitUncheckedError();
     }
   }
   return s;
 }
 
-void VlsmAddMoreFlushPieces(const std::vector<FileMetaData>& more_pieces,
-                            VersionEdit* edit) {
-  for (const FileMetaData& m : more_pieces) {
+void VlsmSplitFlushWriter::AddMorePieces(VersionEdit* edit) const {
+  for (const FileMetaData& m : more_pieces_) {
     edit->AddFile(0, m.fd.GetNumber(), m.fd.GetPathId(), m.fd.GetFileSize(),
                   m.smallest, m.largest, m.fd.smallest_seqno,
                   m.fd.largest_seqno, m.marked_for_compaction, m.temperature,
@@ -303,17 +259,16 @@ void VlsmAddMoreFlushPieces(const std::vector<FileMetaData>& more_pieces,
   }
 }
 
-void VlsmWidenFlushJobInfo(const std::vector<FileMetaData>& more_pieces,
-                           FlushJobInfo* info) {
-  for (const FileMetaData& m : more_pieces) {
+void VlsmSplitFlushWriter::WidenFlushJobInfo(FlushJobInfo* info) const {
+  for (const FileMetaData& m : more_pieces_) {
     info->smallest_seqno = std::min(info->smallest_seqno, m.fd.smallest_seqno);
     info->largest_seqno = std::max(info->largest_seqno, m.fd.largest_seqno);
   }
 }
 
-uint64_t VlsmFlushPiecesBytes(const std::vector<FileMetaData>& more_pieces) {
+uint64_t VlsmSplitFlushWriter::MorePiecesBytes() const {
   uint64_t bytes = 0;
-  for (const FileMetaData& m : more_pieces) {
+  for (const FileMetaData& m : more_pieces_) {
     bytes += m.fd.GetFileSize();
   }
   return bytes;

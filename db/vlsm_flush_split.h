@@ -5,10 +5,10 @@
 //
 // Patch 0011 hooks FlushJob::WriteLevel0Table (patch 0022 the same way WAL
 // recovery's WriteLevel0TableForRecovery): it asks VlsmFlushSplitKeysFor
-// where to cut; with no cut it calls BuildTable as stock does, otherwise
-// VlsmWriteSplitFlush, which calls the same BuildTable once per piece. The
-// guards themselves are chosen by FlushSplitKeys (a pure function in
-// db/compaction/vlsm_flush_split_keys.h, where the reasons are).
+// where to cut; with no cut it calls BuildTable as stock does, otherwise a
+// VlsmSplitFlushWriter, which calls the same BuildTable once per piece. Where
+// to cut is decided in db/compaction/vlsm_flush_split_keys.h (FlushSplitKeys,
+// where the reasons are); this file writes the pieces.
 //
 // Worked example. Guards "g" and "p"; the memtable holds a..z and a range
 // deletion [e, r):
@@ -74,34 +74,14 @@ class VersionEdit;
 class VersionStorageInfo;
 struct MutableCFOptions;
 
-// No flush is cut into more pieces than this (Pebble caps a flush at about 4x
-// its size-based file count for the same reason: a huge L1 must not turn one
-// flush into thousands of tiny files).
-constexpr size_t kVlsmMaxFlushPieces = 64;
-
 // Where this flush of `mems` is cut (ascending user keys; empty: one file),
-// from the version the flush started on. Call it with the DB mutex held: it
-// reads which L0 files are being compacted.
+// from the version the flush started on: whole under the cases above, else
+// where VlsmFlushCutsOf (db/compaction/vlsm_flush_split_keys.h) says. Call it
+// with the DB mutex held: it reads which L0 files are being compacted.
 std::vector<std::string> VlsmFlushSplitKeysFor(
     const MutableCFOptions& moptions, const ImmutableCFOptions& ioptions,
     bool atomic_flush, size_t timestamp_size, const VersionStorageInfo& base,
     const autovector<ReadOnlyMemTable*>& mems);
-
-// No piece of a flush is expected smaller than this (S_M / 8), and a range
-// of L0 whose flushes wrote less than an eighth of it each is a sliver, not
-// a guard (SliverBytes in db/compaction/vlsm_flush_split_keys.cc).
-uint64_t VlsmMinFlushPieceBytes(const MutableCFOptions& moptions);
-
-// The level guards are taken from: L1, or while L1 is empty the first level
-// below it with files; num_levels() if every level below L0 is empty.
-int VlsmGuardLevel(const VersionStorageInfo& base);
-
-// The guards of `base` (L0GuardKeys): where a flush starting on it is cut
-// whatever the weights say, and where ranged L0 -> L1 steps cut their L1
-// outputs (db/compaction/vlsm_l1_guard_cuts.h). With the DB mutex held.
-std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
-                                        const ImmutableCFOptions& ioptions,
-                                        const VersionStorageInfo& base);
 
 // Builds one L0 file from `iter` and `range_dels` into `meta` (whose file
 // number it uses): FlushJob's BuildTable call, with its table properties,
@@ -112,57 +92,72 @@ using VlsmBuildFlushPiece = std::function<Status(
     FileMetaData* meta, TableProperties* props, uint64_t* num_input_entries,
     uint64_t* memtable_payload_bytes, uint64_t* memtable_garbage_bytes)>;
 
-// Where the pieces go and how they are undone.
-struct VlsmFlushPieceEnv {
-  const InternalKeyComparator* icmp = nullptr;
-  std::function<uint64_t()> new_file_number;  // for every piece but the first
-  FileSystem* fs = nullptr;                   // to delete pieces on failure
-  const std::vector<DbPath>* cf_paths = nullptr;
-  TableCache* table_cache = nullptr;           // to drop them from the cache
-  SstFileManager* sst_file_manager = nullptr;  // may be null
+// Writes one flush as L0 files cut at split keys, and keeps what the flush
+// then reports: the pieces after the first (for its version edit, its stats
+// and its listeners) and the flush's figures (table properties summed over
+// the pieces, input entries, memtable payload and garbage bytes). A flush
+// that is not cut never calls Write: the writer then holds no pieces, and
+// the calls below add nothing.
+class VlsmSplitFlushWriter {
+ public:
+  // For a flush in column family `cfd` of the DB whose versions and options
+  // these are: file numbers for the pieces, and where to delete them from
+  // if the flush fails.
+  VlsmSplitFlushWriter(ColumnFamilyData* cfd, VersionSet* versions,
+                       const ImmutableDBOptions& db_options);
+
+  // Writes the flush as one L0 file per piece between `split_keys` (at
+  // least one), each built by `build_piece` with `*meta`'s epoch, times and
+  // temperature and, but for the first, a file number of its own. On
+  // success `*meta` is the first non-empty piece (file size 0 if every piece
+  // came out empty) and the writer holds the rest, in key order. The
+  // figures are the flush's: input entries and the payload and garbage
+  // bytes count each memtable range tombstone once, however many pieces it
+  // was clipped into. The extra pieces are reported to the SstFileManager
+  // here, when written (the flush's caller reports `*meta` once installed;
+  // if the flush then fails, the obsolete-file purge deletes the pieces and
+  // untracks them). If Write fails it leaves no piece on disk and `*meta`
+  // has file size 0; a failure later in the flush leaves the pieces to that
+  // purge, as stock leaves its one file. Each piece is reported to the sync
+  // point "VlsmSplitFlushWriter:PieceWritten" (its FileMetaData) once
+  // written, for tests that crash a flush between its pieces.
+  Status Write(
+      const std::vector<std::string>& split_keys, InternalIterator* memtables,
+      std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>>
+          range_dels,
+      const VlsmBuildFlushPiece& build_piece, FileMetaData* meta);
+
+  // The flush's figures after a successful Write.
+  const TableProperties& props() const { return props_; }
+  uint64_t input_entries() const { return input_entries_; }
+  uint64_t payload_bytes() const { return payload_bytes_; }
+  uint64_t garbage_bytes() const { return garbage_bytes_; }
+
+  // Adds the pieces after the first to the flush's version edit, as the
+  // flush adds the first.
+  void AddMorePieces(VersionEdit* edit) const;
+  // How many pieces follow the first, and the bytes they hold.
+  int more_pieces() const { return static_cast<int>(more_pieces_.size()); }
+  uint64_t MorePiecesBytes() const;
+  // Widens the flush's sequence numbers in `info` (made from the first
+  // piece) to cover the pieces after it, so that OnFlushCompleted reports
+  // the flush.
+  void WidenFlushJobInfo(FlushJobInfo* info) const;
+
+ private:
+  void DeletePieces(const std::vector<FileMetaData>& pieces) const;
+
+  const InternalKeyComparator& icmp_;
+  VersionSet* versions_;  // new file numbers
+  FileSystem* fs_;
+  const std::vector<DbPath>& cf_paths_;
+  TableCache* table_cache_;
+  SstFileManager* sst_file_manager_;  // may be null
+  std::vector<FileMetaData> more_pieces_;
+  TableProperties props_;
+  uint64_t input_entries_ = 0;
+  uint64_t payload_bytes_ = 0;
+  uint64_t garbage_bytes_ = 0;
 };
-
-// The environment of a flush's pieces in column family `cfd` of the DB whose
-// versions and options these are: FlushJob's own, so that the patch passes
-// three pointers instead of assembling it (patch 0011).
-VlsmFlushPieceEnv VlsmFlushPieceEnvOf(ColumnFamilyData* cfd,
-                                      VersionSet* versions,
-                                      const ImmutableDBOptions& db_options);
-
-// Writes the flush as one L0 file per piece between `split_keys` (at least
-// one), each with `*meta`'s epoch, times and temperature and, but for the
-// first, a file number of its own. On success `*meta` is the first non-empty
-// piece (file size 0 if every piece came out empty) and `*more_pieces` the
-// rest, in key order; `*props` sums their table properties, and the counts
-// are the flush's: `*num_input_entries` and the payload and garbage bytes
-// count each memtable range tombstone once, however many pieces it was
-// clipped into. The extra pieces are reported to the SstFileManager here,
-// when written (the flush's caller reports `*meta` once installed; if the
-// flush then fails, the obsolete-file purge deletes the pieces and untracks
-// them). If this function fails it leaves no piece on disk and `*meta` has
-// file size 0; a failure later in the flush leaves the pieces to that purge,
-// as stock leaves its one file. Each piece is reported to the sync point
-// "VlsmWriteSplitFlush:PieceWritten" (its FileMetaData) once written, for
-// tests that crash a flush between its pieces.
-Status VlsmWriteSplitFlush(
-    const std::vector<std::string>& split_keys, InternalIterator* memtables,
-    std::vector<std::unique_ptr<FragmentedRangeTombstoneIterator>> range_dels,
-    const VlsmFlushPieceEnv& env, const VlsmBuildFlushPiece& build_piece,
-    FileMetaData* meta, std::vector<FileMetaData>* more_pieces,
-    TableProperties* props, uint64_t* num_input_entries,
-    uint64_t* memtable_payload_bytes, uint64_t* memtable_garbage_bytes);
-
-// Adds the pieces after the first to the flush's version edit, as the flush
-// adds the first.
-void VlsmAddMoreFlushPieces(const std::vector<FileMetaData>& more_pieces,
-                            VersionEdit* edit);
-
-// The bytes the pieces after the first hold.
-uint64_t VlsmFlushPiecesBytes(const std::vector<FileMetaData>& more_pieces);
-
-// Widens the flush's sequence numbers in `info` (made from the first piece)
-// to cover the pieces after it, so that OnFlushCompleted reports the flush.
-void VlsmWidenFlushJobInfo(const std::vector<FileMetaData>& more_pieces,
-                           FlushJobInfo* info);
 
 }  // namespace ROCKSDB_NAMESPACE

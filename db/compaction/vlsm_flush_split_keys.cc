@@ -4,9 +4,140 @@
 #include <iterator>
 #include <utility>
 
+#include "db/compaction/vlsm_l0_model.h"
+#include "db/version_set.h"
+#include "options/cf_options.h"
+
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
+
+// How many distinct epochs (flushes) `epochs` holds.
+size_t DistinctEpochs(std::vector<uint64_t> epochs) {
+  std::sort(epochs.begin(), epochs.end());
+  return static_cast<size_t>(std::unique(epochs.begin(), epochs.end()) -
+                             epochs.begin());
+}
+
+// A key range of L0 as flushes cut it: its first key, and one flush's share
+// of the bytes of the files that start in it (their bytes over the flushes
+// that wrote them).
+struct L0Range {
+  Slice start;
+  double bytes_per_flush = 0;
+};
+
+// Where L0's ranges start, ascending: sweeping the ends of the files not
+// being compacted in key order, at every file start that follows a file end
+// (or opens the sweep). See L0RangesOf for why not only where runs of
+// overlapping files start.
+std::vector<Slice> RangeStarts(const std::vector<KeySpan>& l0,
+                               const Comparator* ucmp) {
+  std::vector<Slice> starts;
+  bool after_end = true;
+  for (const L0End& e : SortedL0Ends(l0, ucmp, /*count_busy=*/false)) {
+    if (e.order == L0End::kStart && after_end &&
+        (starts.empty() || CompareUserKeys(ucmp, starts.back(), e.key) < 0)) {
+      starts.push_back(e.key);
+    }
+    after_end = e.order != L0End::kStart;
+  }
+  return starts;
+}
+
+// The range (index into `starts`, ascending) that holds `key`: the last
+// start at or below it, or the first range for a key below every start (a
+// sliver dropped from the starts joins the range above it).
+size_t RangeHolding(const std::vector<Slice>& starts, const Slice& key,
+                    const Comparator* ucmp) {
+  const size_t k =
+      std::upper_bound(starts.begin(), starts.end(), key, UserKeyLess{ucmp}) -
+      starts.begin();
+  return k == 0 ? 0 : k - 1;
+}
+
+// L0's ranges among the files not being compacted, ascending. Sweeping the
+// files' ends in key order, a range starts at every file start that follows
+// a file end (or opens the sweep): where a run of overlapping files starts,
+// and also where flushes were cut inside a run that one older piece
+// straddles (the piece in flight when a step over the range was picked).
+// Only run starts would lose those cuts once L1's boundaries they came from
+// moved, and the range would coarsen again. Ranges whose flushes wrote less
+// than `sliver_bytes` each are slivers: dropped, their files join the range
+// below (below every range, the first).
+std::vector<L0Range> L0RangesOf(const std::vector<KeySpan>& l0,
+                                const Comparator* ucmp, double sliver_bytes) {
+  const std::vector<Slice> starts = RangeStarts(l0, ucmp);
+  // The ranges from `starts`: each file in the one that holds its first key.
+  auto ranges_from = [&](const std::vector<Slice>& firsts) {
+    std::vector<uint64_t> bytes(firsts.size(), 0);
+    std::vector<std::vector<uint64_t>> epochs(firsts.size());
+    for (const KeySpan& s : l0) {
+      if (s.busy || firsts.empty()) {
+        continue;
+      }
+      const size_t k = RangeHolding(firsts, s.smallest, ucmp);
+      bytes[k] += s.bytes;
+      epochs[k].push_back(s.epoch);
+    }
+    std::vector<L0Range> ranges;
+    for (size_t k = 0; k < firsts.size(); ++k) {
+      ranges.push_back({firsts[k], static_cast<double>(bytes[k]) /
+                                       static_cast<double>(std::max<size_t>(
+                                           DistinctEpochs(epochs[k]), 1))});
+    }
+    return ranges;
+  };
+  std::vector<Slice> kept;
+  for (const L0Range& r : ranges_from(starts)) {
+    if (r.bytes_per_flush >= sliver_bytes) {
+      kept.push_back(r.start);
+    }
+  }
+  return ranges_from(kept);
+}
+
+// A connected run of L0 files (files being compacted included): the span
+// from its first key to its last, its bytes, the flushes that wrote it, and
+// whether its first file is being compacted.
+struct L0Run {
+  KeySpan span;
+  size_t flushes = 0;
+  bool starts_busy = false;
+};
+
+// L0's runs, ascending, from the same sweep as MaxDepth (vlsm_l0_ranges.h):
+// a run starts where the depth rises from 0 and ends where it falls back to
+// 0.
+std::vector<L0Run> L0RunsOf(const std::vector<KeySpan>& l0,
+                            const Comparator* ucmp) {
+  std::vector<L0Run> runs;
+  std::vector<std::vector<uint64_t>> epochs;
+  int depth = 0;
+  for (const L0End& e : SortedL0Ends(l0, ucmp, /*count_busy=*/true)) {
+    const KeySpan& s = l0[e.span];
+    if (e.order == L0End::kStart) {
+      if (depth == 0) {
+        runs.push_back({s, 0, s.busy});
+        runs.back().span.bytes = 0;
+        epochs.emplace_back();
+      }
+      runs.back().span.bytes += s.bytes;
+      epochs.back().push_back(s.epoch);
+      ++depth;
+    } else {
+      // Ends come in key order, an inclusive end after an exclusive one at
+      // the same key: the last end seen is the run's.
+      --depth;
+      runs.back().span.largest = e.key;
+      runs.back().span.exclusive_end = e.order == L0End::kExclusiveEnd;
+    }
+  }
+  for (size_t i = 0; i < runs.size(); ++i) {
+    runs[i].flushes = DistinctEpochs(std::move(epochs[i]));
+  }
+  return runs;
+}
 
 // A range of L0 (or a run being compacted) whose flushes each wrote less than
 // this is a *sliver*, not a guard: the key or two each flush has at the ends
@@ -323,6 +454,54 @@ std::vector<std::string> L0GuardKeys(const std::vector<KeySpan>& l0,
     keys.push_back(g.ToString());
   }
   return keys;
+}
+
+uint64_t VlsmMinFlushPieceBytes(const MutableCFOptions& moptions) {
+  return moptions.target_file_size_base / 8;
+}
+
+int VlsmGuardLevel(const VersionStorageInfo& base) {
+  // Guards come from L1's files; while L1 is empty (manual compactions to
+  // the bottom, or early on), from the first level below with files, as
+  // Pebble takes them from Lbase: the key space is cut where the data is.
+  int level = std::max(base.base_level(), 1);
+  while (level < base.num_levels() && base.LevelFiles(level).empty()) {
+    ++level;
+  }
+  return level;
+}
+
+std::vector<std::string> VlsmFlushCutsOf(const MutableCFOptions& moptions,
+                                         const ImmutableCFOptions& ioptions,
+                                         const VersionStorageInfo& base,
+                                         uint64_t flush_bytes) {
+  if (moptions.vlsm_layout != VlsmLayout::kRanged ||
+      ioptions.compaction_style != kCompactionStyleLevel) {
+    return {};
+  }
+  const int level = VlsmGuardLevel(base);
+  if (level >= base.num_levels()) {
+    return {};
+  }
+  FlushSplitLimits limits;
+  limits.flush_bytes = flush_bytes;
+  limits.min_piece_bytes = VlsmMinFlushPieceBytes(moptions);
+  limits.max_pieces = kVlsmMaxFlushPieces;
+  return FlushSplitKeys(VlsmL0ModelOf(base)->SpansNow(),
+                        SpansOf(base.LevelFiles(level)),
+                        ioptions.user_comparator, limits);
+}
+
+std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
+                                        const ImmutableCFOptions& ioptions,
+                                        const VersionStorageInfo& base) {
+  const int level = VlsmGuardLevel(base);
+  const std::vector<KeySpan> below = level < base.num_levels()
+                                         ? SpansOf(base.LevelFiles(level))
+                                         : std::vector<KeySpan>{};
+  return L0GuardKeys(VlsmL0ModelOf(base)->SpansNow(), below,
+                     ioptions.user_comparator,
+                     VlsmMinFlushPieceBytes(moptions));
 }
 
 }  // namespace ROCKSDB_NAMESPACE

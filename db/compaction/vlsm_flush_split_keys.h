@@ -1,8 +1,11 @@
 // Where L0 is cut in the ranged L0 layout (issue 20;
-// docs/design/ranged-layout.md, "Guards"): the guards, and the user keys each flush is cut at, as pure functions over the
-// KeySpans of vlsm_l0_ranges.h. FlushSplitKeys cuts every flush
-// (db/vlsm_flush_split.h); L0GuardKeys, the guards among its cuts, cut L1's
-// outputs too (vlsm_l1_guard_cuts.h).
+// docs/design/ranged-layout.md, "Guards"): the guards, and the user keys each
+// flush is cut at, as pure functions over the KeySpans of vlsm_l0_ranges.h
+// (FlushSplitKeys, L0GuardKeys), and the same asked of a version
+// (VlsmFlushCutsOf, VlsmL0GuardsOf). The flush writes its pieces where
+// VlsmFlushCutsOf says (db/vlsm_flush_split.h); the guards among the cuts cut
+// L1's outputs too (vlsm_l1_guard_cuts.h). Every decision about where L0 is
+// cut is here; db/ only writes the pieces.
 //
 // Why guards. A ranged step takes one key range of L0, every flush's piece
 // of it (vlsm_l0_ranges.h). A flush's cuts are *guards* that stay put while
@@ -67,6 +70,10 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+struct ImmutableCFOptions;
+struct MutableCFOptions;
+class VersionStorageInfo;
+
 // How a flush may be cut.
 struct FlushSplitLimits {
   uint64_t flush_bytes = 0;      // what the flush is expected to write
@@ -102,5 +109,41 @@ std::vector<std::string> L0GuardKeys(const std::vector<KeySpan>& l0,
                                      const std::vector<KeySpan>& l1,
                                      const Comparator* ucmp,
                                      uint64_t min_piece_bytes);
+
+// Over a version: the same decisions, with L0 as the version's L0 model
+// holds it (busy flags as they are now) and the level below from the
+// version. Call them with the DB mutex held: which L0 files are being
+// compacted changes under it.
+
+// No flush is cut into more pieces than this (Pebble caps a flush at about 4x
+// its size-based file count for the same reason: a huge L1 must not turn one
+// flush into thousands of tiny files).
+constexpr size_t kVlsmMaxFlushPieces = 64;
+
+// No piece of a flush is expected smaller than this (S_M / 8), and a range
+// of L0 whose flushes wrote less than an eighth of it each is a sliver, not
+// a guard (SliverBytes in vlsm_flush_split_keys.cc).
+uint64_t VlsmMinFlushPieceBytes(const MutableCFOptions& moptions);
+
+// The level guards are taken from: L1, or while L1 is empty the first level
+// below it with files; num_levels() if every level below L0 is empty.
+int VlsmGuardLevel(const VersionStorageInfo& base);
+
+// Where a flush of `flush_bytes` starting on `base` is cut (FlushSplitKeys
+// with the limits above; empty: one file). Cuts only under kVlsmRanged with
+// level compaction; which flushes stay whole whatever the layout (blob
+// files, timestamps, atomic flush) is the writer's to say
+// (VlsmFlushSplitKeysFor, db/vlsm_flush_split.h).
+std::vector<std::string> VlsmFlushCutsOf(const MutableCFOptions& moptions,
+                                         const ImmutableCFOptions& ioptions,
+                                         const VersionStorageInfo& base,
+                                         uint64_t flush_bytes);
+
+// The guards of `base` (L0GuardKeys): where a flush starting on it is cut
+// whatever the weights say, and where ranged L0 -> L1 steps cut their L1
+// outputs (vlsm_l1_guard_cuts.h).
+std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
+                                        const ImmutableCFOptions& ioptions,
+                                        const VersionStorageInfo& base);
 
 }  // namespace ROCKSDB_NAMESPACE

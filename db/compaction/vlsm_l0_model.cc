@@ -17,31 +17,9 @@ VlsmL0Model::VlsmL0Model(const std::vector<FileMetaData*>& l0,
   }
   ends_ = SortedL0Ends(spans_, ucmp, /*count_busy=*/true);
   depth_ = MaxDepth(spans_, ucmp, /*count_busy=*/true, &ends_);
-  if (!with_sublevels) {
-    return;
+  if (with_sublevels) {
+    sublevels_ = BuildVlsmL0Sublevels(l0, spans_, ucmp, &arena_);
   }
-  const std::vector<int> sublevel = AssignL0Sublevels(spans_, ucmp);
-  assert(L0SublevelsKeepEpochOrder(spans_, sublevel, ucmp));
-  const int count = L0SublevelCount(sublevel);
-  // Each sublevel's files in key order: disjoint in user keys, so ordering
-  // by smallest user key orders them as a level is (FindFileInRange).
-  std::vector<std::vector<FileMetaData*>> runs(count);
-  for (size_t i = 0; i < l0.size(); ++i) {
-    runs[sublevel[i]].push_back(l0[i]);
-  }
-  const UserKeyLess less{ucmp};
-  sublevels_ = std::make_unique<VlsmL0Sublevels>();
-  sublevels_->newest_first.resize(count);
-  for (int s = 0; s < count; ++s) {
-    std::vector<FileMetaData*>& run = runs[s];
-    std::sort(run.begin(), run.end(),
-              [&](const FileMetaData* a, const FileMetaData* b) {
-                return less(a->smallest.user_key(), b->smallest.user_key());
-              });
-    DoGenerateLevelFilesBrief(&sublevels_->newest_first[count - 1 - s], run,
-                              &arena_);
-  }
-  sublevels_->oldest_file = l0.empty() ? nullptr : l0.back();
 }
 
 int VlsmL0Model::SublevelCount() const {
@@ -151,6 +129,16 @@ std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
                           RangedL0TriggersOf(vstorage, moptions));
   }
   return model;
+}
+
+const VlsmL0Sublevels* VlsmL0SublevelsForReads(
+    const VersionStorageInfo& vstorage) {
+  const std::shared_ptr<const VlsmL0Model>& model = vstorage.vlsm_l0_model();
+  if (model == nullptr || model->sublevels() == nullptr ||
+      VlsmL0ReadPathForTest() == VlsmL0ReadPath::kFiles) {
+    return nullptr;
+  }
+  return model->sublevels();
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -122,4 +122,10 @@ std::shared_ptr<const VlsmL0Model> VlsmL0ModelOf(
 std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
     const VersionStorageInfo& vstorage, const MutableCFOptions& moptions);
 
+// The sublevels a read of this version's L0 takes, or null to read L0 file
+// by file (VlsmL0ReadPath, vlsm_l0_sublevels.h). The one choke point both
+// read paths (patch 0018: iterators and Get) ask.
+const VlsmL0Sublevels* VlsmL0SublevelsForReads(
+    const VersionStorageInfo& vstorage);
+
 }  // namespace ROCKSDB_NAMESPACE

@@ -1,11 +1,11 @@
-// The ranged L0 layout (issue 20; docs/design/ranged-layout.md): its decisions as pure
-// functions over user-key ranges, so that each is tested without a DB.
-// In use under compaction_pri = kVlsmRanged: OlderOverlapClosure closes the
-// due steps of vlsm_l0_due.h over older files (PickRangedL0, the estimate);
-// L0RangesOf and L0RunsOf are where the guards flushes are cut at come from
-// (vlsm_flush_split_keys.h); MaxDepth and RangedDepthTrigger feed the due
+// The ranged L0 layout (issue 20; docs/design/ranged-layout.md): its
+// decisions as pure functions over user-key ranges, so that each is tested
+// without a DB. In use under compaction_pri = kVlsmRanged:
+// OlderOverlapClosure closes the due steps of vlsm_l0_due.h over older files
+// (PickRangedL0, the estimate); MaxDepth and RangedDepthTrigger feed the due
 // rule (vlsm_l0_due.h), L0MemtablesWorth the write-stall count
-// (VlsmL0StallCount).
+// (VlsmL0StallCount); the sweeps and overlap tests serve where flushes are
+// cut too (vlsm_flush_split_keys.cc, which keeps its own ranges and runs).
 //
 // Why. In the paper's layout L0 is a FIFO of whole flushes and each L0 -> L1
 // step takes one flush: narrow, but each step rewrites the L1 range for one
@@ -166,45 +166,5 @@ int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
 // worth, whatever is configured.
 int RangedDepthTrigger(int depth_trigger, uint64_t l1_bytes,
                        uint64_t memtable_bytes);
-
-// For where L0 is cut (vlsm_flush_split_keys.cc): declared here, not copied
-// there, as they are sweeps of L0 like those above and share their helpers.
-
-// How many distinct epochs (flushes) `epochs` holds.
-size_t DistinctEpochs(std::vector<uint64_t> epochs);
-
-// A key range of L0 as flushes cut it: its first key, and one flush's share
-// of the bytes of the files that start in it (their bytes over the flushes
-// that wrote them).
-struct L0Range {
-  Slice start;
-  double bytes_per_flush = 0;
-};
-
-// L0's ranges among the files not being compacted, ascending. Sweeping the
-// files' ends in key order, a range starts at every file start that follows
-// a file end (or opens the sweep): where a run of overlapping files starts,
-// and also where flushes were cut inside a run that one older piece
-// straddles (the piece in flight when a step over the range was picked).
-// Only run starts would lose those cuts once L1's boundaries they came from
-// moved, and the range would coarsen again. Ranges whose flushes wrote less
-// than `sliver_bytes` each are slivers: dropped, their files join the range
-// below (below every range, the first).
-std::vector<L0Range> L0RangesOf(const std::vector<KeySpan>& l0,
-                                const Comparator* ucmp, double sliver_bytes);
-
-// A connected run of L0 files (files being compacted included): the span
-// from its first key to its last, its bytes, the flushes that wrote it, and
-// whether its first file is being compacted.
-struct L0Run {
-  KeySpan span;
-  size_t flushes = 0;
-  bool starts_busy = false;
-};
-
-// L0's runs, ascending, from the same sweep as MaxDepth: a run starts where
-// the depth rises from 0 and ends where it falls back to 0.
-std::vector<L0Run> L0RunsOf(const std::vector<KeySpan>& l0,
-                            const Comparator* ucmp);
 
 }  // namespace ROCKSDB_NAMESPACE

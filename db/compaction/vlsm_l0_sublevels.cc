@@ -1,11 +1,11 @@
 #include "db/compaction/vlsm_l0_sublevels.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-#include "db/compaction/vlsm_l0_model.h"
 #include "db/version_set.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -43,38 +43,78 @@ std::atomic<VlsmL0ReadPath>& ReadPath() {
 
 }  // namespace
 
-std::vector<int> AssignL0Sublevels(const std::vector<KeySpan>& l0,
-                                   const Comparator* ucmp) {
-  std::vector<int> sublevel(l0.size(), 0);
-  // Each sublevel's spans (indexes into l0), sorted by smallest key. They are
-  // disjoint, so their largest keys are sorted too, and the one span of a
-  // sublevel that can overlap [s, l] is the last one starting at or before l.
+namespace {
+
+// Each sublevel's spans (indexes into l0), sublevel 0 first, each in key
+// order: AssignL0Sublevels's rule, kept as the runs it builds so that the
+// sublevels reads take need no sort of their own.
+std::vector<std::vector<size_t>> L0SublevelRuns(const std::vector<KeySpan>& l0,
+                                                const Comparator* ucmp) {
+  // A run's spans are sorted by smallest key and disjoint, so their largest
+  // keys are sorted too, and the one span of a run that can overlap [s, l]
+  // is the last one starting at or before l.
   std::vector<std::vector<size_t>> runs;
   auto starts_after = [&](const Slice& key, size_t span) {
     return CompareUserKeys(ucmp, key, l0[span].smallest) < 0;
   };
   for (size_t i = l0.size(); i-- > 0;) {  // oldest first
     const KeySpan& f = l0[i];
-    int placed = 0;
+    size_t placed = 0;
     for (size_t r = runs.size(); r-- > 0;) {  // the highest overlap wins
       const std::vector<size_t>& run = runs[r];
       auto after =
           std::upper_bound(run.begin(), run.end(), f.largest, starts_after);
       if (after != run.begin() &&
           CompareUserKeys(ucmp, l0[*(after - 1)].largest, f.smallest) >= 0) {
-        placed = static_cast<int>(r) + 1;
+        placed = r + 1;
         break;
       }
     }
-    if (static_cast<size_t>(placed) == runs.size()) {
+    if (placed == runs.size()) {
       runs.emplace_back();
     }
     std::vector<size_t>& run = runs[placed];
     run.insert(
         std::upper_bound(run.begin(), run.end(), f.largest, starts_after), i);
-    sublevel[i] = placed;
+  }
+  return runs;
+}
+
+}  // namespace
+
+std::vector<int> AssignL0Sublevels(const std::vector<KeySpan>& l0,
+                                   const Comparator* ucmp) {
+  std::vector<int> sublevel(l0.size(), 0);
+  const std::vector<std::vector<size_t>> runs = L0SublevelRuns(l0, ucmp);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (size_t i : runs[r]) {
+      sublevel[i] = static_cast<int>(r);
+    }
   }
   return sublevel;
+}
+
+std::unique_ptr<VlsmL0Sublevels> BuildVlsmL0Sublevels(
+    const std::vector<FileMetaData*>& l0, const std::vector<KeySpan>& spans,
+    const Comparator* ucmp, Arena* arena) {
+  const std::vector<std::vector<size_t>> runs = L0SublevelRuns(spans, ucmp);
+  assert(L0SublevelsKeepEpochOrder(spans, AssignL0Sublevels(spans, ucmp),
+                                   ucmp));
+  auto sublevels = std::make_unique<VlsmL0Sublevels>();
+  sublevels->newest_first.resize(runs.size());
+  std::vector<FileMetaData*> files;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    // A run is in key order already: disjoint in user keys, so ordered by
+    // smallest user key as a level is (FindFileInRange).
+    files.clear();
+    for (size_t i : runs[r]) {
+      files.push_back(l0[i]);
+    }
+    DoGenerateLevelFilesBrief(&sublevels->newest_first[runs.size() - 1 - r],
+                              files, arena);
+  }
+  sublevels->oldest_file = l0.empty() ? nullptr : l0.back();
+  return sublevels;
 }
 
 int L0SublevelCount(const std::vector<int>& sublevels) {
@@ -128,16 +168,6 @@ bool VlsmBuildsL0Sublevels(VlsmLayout layout) {
   // one version both ways.
   return layout == VlsmLayout::kRanged ||
          VlsmL0ReadPathForTest() == VlsmL0ReadPath::kSublevels;
-}
-
-const VlsmL0Sublevels* VlsmL0SublevelsForReads(
-    const VersionStorageInfo& vstorage) {
-  const std::shared_ptr<const VlsmL0Model>& model = vstorage.vlsm_l0_model();
-  if (model == nullptr || model->sublevels() == nullptr ||
-      VlsmL0ReadPathForTest() == VlsmL0ReadPath::kFiles) {
-    return nullptr;
-  }
-  return model->sublevels();
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -49,6 +49,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "db/compaction/vlsm_l0_ranges.h"
@@ -57,7 +58,7 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-class VersionStorageInfo;
+class Arena;
 
 // The sublevel of each span (l0 newest first, as files_[0]); 0 is the
 // oldest. O(n * S * log n) for n files in S sublevels.
@@ -108,13 +109,16 @@ const LevelFilesBrief* VlsmNextL0SublevelFor(const VlsmL0Sublevels& sublevels,
                                              const Slice& ikey, size_t* next,
                                              uint32_t* file_index);
 
+// L0's sublevels for a version's L0 (`l0` newest first, `spans` their
+// spans): the briefs allocated in `arena`, which must outlive them. Checks,
+// in debug builds, that the sublevels keep the epoch order. The version's L0
+// model builds them once (VlsmL0Model::sublevels, which reads take through
+// VlsmL0SublevelsForReads).
+std::unique_ptr<VlsmL0Sublevels> BuildVlsmL0Sublevels(
+    const std::vector<FileMetaData*>& l0, const std::vector<KeySpan>& spans,
+    const Comparator* ucmp, Arena* arena);
+
 // Whether a version prepared under `layout` builds its sublevels.
 bool VlsmBuildsL0Sublevels(VlsmLayout layout);
-
-// The sublevels a read of this version's L0 takes, or null to read L0 file
-// by file. The one choke point both read paths (patch 0018: iterators and
-// Get) ask.
-const VlsmL0Sublevels* VlsmL0SublevelsForReads(
-    const VersionStorageInfo& vstorage);
 
 }  // namespace ROCKSDB_NAMESPACE

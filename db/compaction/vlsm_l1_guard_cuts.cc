@@ -6,7 +6,7 @@
 #include "db/compaction/compaction.h"
 #include "db/compaction/vsst_cut_policy.h"
 #include "db/version_set.h"
-#include "db/vlsm_flush_split.h"
+#include "db/compaction/vlsm_flush_split_keys.h"
 #include "rocksdb/comparator.h"
 
 namespace ROCKSDB_NAMESPACE {

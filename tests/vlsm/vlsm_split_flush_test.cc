@@ -567,7 +567,7 @@ std::vector<std::string> LinesOf(const std::string& file) {
 void KillAtTheSecondPiece(const std::string& path,
                           const std::string& pieces_file) {
   SyncPoint::GetInstance()->SetCallBack(
-      "VlsmWriteSplitFlush:PieceWritten", [path, pieces_file](void* arg) {
+      "VlsmSplitFlushWriter:PieceWritten", [path, pieces_file](void* arg) {
         const auto* piece = static_cast<const FileMetaData*>(arg);
         std::ofstream(pieces_file, std::ios::app)
             << MakeTableFileName(path, piece->fd.GetNumber()) << '\n';
@@ -584,7 +584,7 @@ void KillAtTheSecondPiece(const std::string& path,
 // are on disk and before its version edit: on reopen nothing of the flush is
 // in the DB (its pieces go in one version edit, all or none), the WAL gives
 // back every write, and the pieces left on disk are deleted as obsolete.
-// The kill comes from the sync point VlsmWriteSplitFlush reports each piece
+// The kill comes from the sync point VlsmSplitFlushWriter reports each piece
 // to, so it needs a build without NDEBUG (the test tree, build/check). The
 // child is a death test re-executed from the start ("threadsafe"), so no
 // background thread of an earlier test is lost in a fork.
