@@ -1,6 +1,7 @@
 // db_bench_vlsm: upstream db_bench, every benchmark and flag unchanged, plus
 //   --vlsm [--vlsm_sst_size=S_M --vlsm_growth=f --vlsm_phi=Phi
-//           --vlsm_l0=single|ranged --vlsm_ranged_l0_depth=D]
+//           --vlsm_l0=single|ranged --vlsm_ranged_l0_depth=D
+//           | --vlsm_preset=ranged|paper]
 //       vLSM on, through ConfigureVlsm() (include/rocksdb/vlsm.h);
 //   --vlsm_report=PATH
 //       the LsmMetricsCollector report as JSON (the readable block is printed
@@ -42,6 +43,10 @@ DEFINE_int32(vlsm_ranged_l0_depth,
              ROCKSDB_NAMESPACE::VlsmOptions().ranged_l0_depth,
              "with --vlsm_l0=ranged: the L0 depth (flushes over one key) at "
              "which a range is compacted");
+DEFINE_string(vlsm_preset, "",
+              "with --vlsm: a preset in place of the --vlsm_* sizes and "
+              "layout: ranged (VlsmOptions::Ranged(), the configuration "
+              "users are told to take) or paper (VlsmOptions())");
 DEFINE_bool(vlsm_drain_at_rest, true,
             "under the ranged layout, compact L0 down to one sorted run once "
             "writes stop (docs/design/ranged-layout.md, the drain at "
@@ -200,9 +205,10 @@ int main(int argc, char** argv) {
   flags.phi = FLAGS_vlsm_phi;
   flags.l0 = FLAGS_vlsm_l0;
   flags.ranged_l0_depth = FLAGS_vlsm_ranged_l0_depth;
+  flags.preset = FLAGS_vlsm_preset;
   flags.num_levels = FLAGS_num_levels;
   for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi",
-                           "vlsm_l0", "vlsm_ranged_l0_depth"}) {
+                           "vlsm_l0", "vlsm_ranged_l0_depth", "vlsm_preset"}) {
     if (IsExplicit(name)) {
       flags.explicit_flags.insert(name);
     }

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "options/compaction_pri_name.h"
+#include "options/vlsm_presets.h"
 #include "options/vlsm_sizing.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -119,12 +120,35 @@ const std::vector<OwnedFlag>& OwnedFlags() {
 Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out) {
   if (!flags.vlsm) {
     for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi",
-                             "vlsm_l0", "vlsm_ranged_l0_depth"}) {
+                             "vlsm_l0", "vlsm_ranged_l0_depth",
+                             "vlsm_preset"}) {
       if (flags.explicit_flags.count(name) > 0) {
         return Status::InvalidArgument(std::string("--") + name +
                                        " has no effect without --vlsm");
       }
     }
+  }
+  if (flags.explicit_flags.count("vlsm_preset") > 0) {
+    for (const char* name : {"vlsm_sst_size", "vlsm_growth", "vlsm_phi",
+                             "vlsm_l0", "vlsm_ranged_l0_depth"}) {
+      if (flags.explicit_flags.count(name) > 0) {
+        return Status::InvalidArgument(
+            std::string("--") + name + " conflicts with --vlsm_preset=" +
+            flags.preset + " (which sets it); drop one of them");
+      }
+    }
+    VlsmOptions preset;
+    const Status named = VlsmPresetNamed(flags.preset, &preset);
+    if (!named.ok()) {
+      return Status::InvalidArgument(std::string("--vlsm_preset ") +
+                                     named.getState());
+    }
+    const Status s = CheckVlsmSizing(preset, flags.num_levels, &FlagName);
+    if (!s.ok()) {
+      return s;
+    }
+    *out = preset;
+    return Status::OK();
   }
   VlsmOptions vlsm;
   vlsm.sst_size = flags.sst_size;

@@ -23,6 +23,9 @@ struct VlsmFlagValues {
   // --vlsm_l0: "single" (the paper's layout, kVlsm) or "ranged" (kVlsmRanged).
   std::string l0 = "single";
   int ranged_l0_depth = VlsmOptions().ranged_l0_depth;
+  // --vlsm_preset: a preset by name (options/vlsm_presets.h) in place of
+  // the five flags above; "" for none.
+  std::string preset;
   int num_levels = 7;
   // Names of the --vlsm_* flags given on the command line.
   std::set<std::string> explicit_flags;
@@ -30,8 +33,9 @@ struct VlsmFlagValues {
 
 // The VlsmOptions the flags ask for. InvalidArgument, with the offending
 // flag named, for values ConfigureVlsm() rejects, --vlsm_* without --vlsm, a
-// --vlsm_l0 other than single or ranged, or --vlsm_ranged_l0_depth without
-// --vlsm_l0=ranged.
+// --vlsm_l0 other than single or ranged, --vlsm_ranged_l0_depth without
+// --vlsm_l0=ranged, an unknown --vlsm_preset, or a --vlsm_preset with any
+// flag that sets what the preset sets.
 Status VlsmOptionsFromFlags(const VlsmFlagValues& flags, VlsmOptions* out);
 
 // The db_bench flags whose options ConfigureVlsm() sets.

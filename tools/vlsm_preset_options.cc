@@ -3,16 +3,17 @@
 //
 //   vlsm_preset_options [--preset=ranged|paper]
 //
-// ranged (the default): RocksDB's default Options with
-// ConfigureVlsm(VlsmOptions::Ranged()), the configuration users are told
-// to take; paper: ConfigureVlsm(VlsmOptions()). The benchmark systems
-// (scripts/bench/systems.py) spell the measured configuration again as
-// ycsb_vlsm properties; tests/eval/test_preset_options.py compares what
-// this prints with what ycsb_vlsm opens for that system (mode=describe), so
-// the two cannot drift apart unnoticed.
+// RocksDB's default Options with ConfigureVlsm(preset) (options/
+// vlsm_presets.h): ranged (the default), VlsmOptions::Ranged(), the
+// configuration users are told to take; paper, VlsmOptions(). The measured
+// ranged system (scripts/bench/systems.py) asks the benchmark tools for the
+// same preset (vlsm.preset, --vlsm_preset); tests/eval/
+// test_preset_options.py compares what this prints with what ycsb_vlsm
+// opens for that system (mode=describe).
 #include <cstdio>
 #include <string>
 
+#include "options/vlsm_presets.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/options.h"
 #include "rocksdb/vlsm.h"
@@ -33,13 +34,10 @@ int main(int argc, char** argv) {
     }
   }
   VlsmOptions vlsm;
-  if (preset == "ranged") {
-    vlsm = VlsmOptions::Ranged();
-  } else if (preset != "paper") {
-    std::fprintf(stderr,
-                 "vlsm_preset_options: --preset is ranged or paper, got "
-                 "'%s'\n",
-                 preset.c_str());
+  const Status named = VlsmPresetNamed(preset, &vlsm);
+  if (!named.ok()) {
+    std::fprintf(stderr, "vlsm_preset_options: --preset %s\n",
+                 named.getState());
     return 2;
   }
   Options options;

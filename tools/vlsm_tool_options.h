@@ -13,20 +13,16 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/options.h"
 #include "rocksdb/vlsm.h"
+#include "util/vlsm_byte_size.h"
 
 namespace ROCKSDB_NAMESPACE {
 
-// "64M" -> 67108864 (K, M, G: powers of 1024); *ok false for anything else
-// than a whole number with an optional unit.
+// A size or count flag (VlsmParseByteSize: "64M" is 67108864); *ok false,
+// and 0 returned, for anything else.
 inline uint64_t VlsmToolSize(const std::string& s, bool* ok) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  uint64_t unit = 1;
-  if (*end == 'K') unit = 1ull << 10, ++end;
-  else if (*end == 'M') unit = 1ull << 20, ++end;
-  else if (*end == 'G') unit = 1ull << 30, ++end;
-  *ok = !s.empty() && s[0] != '-' && end != s.c_str() && *end == '\0';
-  return v * unit;
+  uint64_t bytes = 0;
+  *ok = VlsmParseByteSize(s, &bytes);
+  return bytes;
 }
 
 // Fills *options from the two flags; "" or what is wrong, naming the flag.

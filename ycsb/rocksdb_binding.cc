@@ -19,6 +19,7 @@
 #include "rocksdb/rate_limiter.h"
 #include "rocksdb/table.h"
 #include "rocksdb/vlsm.h"
+#include "options/vlsm_presets.h"
 #include "utilities/lsm_metrics/json_writer.h"
 
 namespace ycsb {
@@ -41,23 +42,45 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
     throw PropertyError("property regions must be in [1, 1024]");
   }
   c.vlsm = p.GetBool("vlsm", false);
-  if (p.Has("vlsm.sst_size")) {
-    c.vlsm_sst_size = ParseByteSize("vlsm.sst_size", p.GetString("vlsm.sst_size", ""));
+  static const char* const kVlsmShape[] = {"vlsm.sst_size", "vlsm.growth",
+                                           "vlsm.phi", "vlsm.l0",
+                                           "vlsm.ranged_l0_depth"};
+  rocksdb::VlsmOptions& v = c.vlsm_options;
+  if (p.Has("vlsm.preset")) {
+    if (!c.vlsm) {
+      throw PropertyError("vlsm.preset has no effect without vlsm=true");
+    }
+    for (const char* name : kVlsmShape) {
+      if (p.Has(name)) {
+        throw PropertyError(std::string(name) +
+                            " conflicts with vlsm.preset (which sets it); "
+                            "drop one of them");
+      }
+    }
+    const rocksdb::Status named =
+        rocksdb::VlsmPresetNamed(p.GetString("vlsm.preset", ""), &v);
+    if (!named.ok()) {
+      throw PropertyError(std::string("vlsm.preset ") + named.getState());
+    }
+  } else {
+    if (p.Has("vlsm.sst_size")) {
+      v.sst_size = ParseByteSize("vlsm.sst_size", p.GetString("vlsm.sst_size", ""));
+    }
+    v.growth = static_cast<int>(p.GetCount("vlsm.growth", v.growth));
+    v.l1_l2_growth = static_cast<int>(p.GetCount("vlsm.phi", v.l1_l2_growth));
+    const rocksdb::Status layout = rocksdb::ParseVlsmL0Layout(
+        p.GetString("vlsm.l0", rocksdb::VlsmL0LayoutName(v.l0_layout)), &v.l0_layout);
+    if (!layout.ok()) {
+      throw PropertyError(std::string("vlsm.l0 ") + layout.getState());
+    }
+    if (p.Has("vlsm.ranged_l0_depth") && v.l0_layout != rocksdb::VlsmL0Layout::kRanged) {
+      throw PropertyError("vlsm.ranged_l0_depth has no effect without vlsm.l0=ranged");
+    }
+    // Clamped into int's range; ConfigureVlsm names the bounds.
+    v.ranged_l0_depth = static_cast<int>(std::min<uint64_t>(
+        p.GetCount("vlsm.ranged_l0_depth", v.ranged_l0_depth),
+        std::numeric_limits<int>::max()));
   }
-  c.vlsm_growth = static_cast<int>(p.GetCount("vlsm.growth", 8));
-  c.vlsm_phi = static_cast<int>(p.GetCount("vlsm.phi", 32));
-  const rocksdb::Status layout = rocksdb::ParseVlsmL0Layout(
-      p.GetString("vlsm.l0", rocksdb::VlsmL0LayoutName(c.vlsm_l0)), &c.vlsm_l0);
-  if (!layout.ok()) {
-    throw PropertyError(std::string("vlsm.l0 ") + layout.getState());
-  }
-  if (p.Has("vlsm.ranged_l0_depth") && c.vlsm_l0 != rocksdb::VlsmL0Layout::kRanged) {
-    throw PropertyError("vlsm.ranged_l0_depth has no effect without vlsm.l0=ranged");
-  }
-  // Clamped into int's range; ConfigureVlsm names the bounds.
-  c.vlsm_ranged_l0_depth = static_cast<int>(std::min<uint64_t>(
-      p.GetCount("vlsm.ranged_l0_depth", c.vlsm_ranged_l0_depth),
-      std::numeric_limits<int>::max()));
   if (p.Has("rocksdb.sst_size")) {
     c.sst_size = ParseByteSize("rocksdb.sst_size", p.GetString("rocksdb.sst_size", ""));
   }
@@ -148,15 +171,7 @@ rocksdb::Options RocksDbConfig::MakeOptions() const {
   o.max_bytes_for_level_base = l1_size;
   o.max_bytes_for_level_multiplier = growth;
   if (vlsm) {
-    rocksdb::VlsmOptions v;
-    v.sst_size = vlsm_sst_size;
-    v.growth = vlsm_growth;
-    v.l1_l2_growth = vlsm_phi;
-    v.l0_layout = vlsm_l0;
-    if (vlsm_l0 == rocksdb::VlsmL0Layout::kRanged) {
-      v.ranged_l0_depth = vlsm_ranged_l0_depth;
-    }
-    rocksdb::Status s = rocksdb::ConfigureVlsm(&o, v);
+    rocksdb::Status s = rocksdb::ConfigureVlsm(&o, vlsm_options);
     if (!s.ok()) throw PropertyError("vlsm options: " + s.ToString());
   }
   if (rate_limit > 0) {

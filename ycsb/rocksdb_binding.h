@@ -28,12 +28,10 @@ struct RocksDbConfig {
   std::string dir = "/tmp/ycsb-rocksdb";
   int regions = 1;
   bool vlsm = false;
-  uint64_t vlsm_sst_size = 8 << 20;
-  int vlsm_growth = 8;
-  int vlsm_phi = 32;
-  // vLSM's L0 layout: vlsm.l0 = single or ranged (rocksdb::ParseVlsmL0Layout).
-  rocksdb::VlsmL0Layout vlsm_l0 = rocksdb::VlsmL0Layout::kSingleFile;
-  int vlsm_ranged_l0_depth = 8;    // ranged only: VlsmOptions::ranged_l0_depth
+  // What ConfigureVlsm is given with vlsm=true: a preset (vlsm.preset), or
+  // vlsm.sst_size, vlsm.growth, vlsm.phi, vlsm.l0 and vlsm.ranged_l0_depth
+  // over VlsmOptions()'s defaults.
+  rocksdb::VlsmOptions vlsm_options;
   uint64_t sst_size = 64 << 20;   // stock: memtable and target file size
   uint64_t l1_size = 256 << 20;   // stock: max_bytes_for_level_base
   int growth = 8;                 // stock: level multiplier

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "util/vlsm_byte_size.h"
+
 namespace ycsb {
 namespace {
 
@@ -45,7 +47,7 @@ const std::set<std::string>& KnownNames() {
       "null.busy_ns",
       // RocksDB binding
       "rocksdb.dir", "regions", "vlsm", "vlsm.sst_size", "vlsm.growth",
-      "vlsm.phi", "vlsm.l0", "vlsm.ranged_l0_depth", "rocksdb.sst_size", "rocksdb.l1_size", "rocksdb.growth",
+      "vlsm.phi", "vlsm.l0", "vlsm.ranged_l0_depth", "vlsm.preset", "rocksdb.sst_size", "rocksdb.l1_size", "rocksdb.growth",
       "rocksdb.num_levels", "rocksdb.wal", "rocksdb.sync",
       "rocksdb.destroy", "rocksdb.drain_at_rest", "rocksdb.wait_for_compaction", "direct_io", "compression", "block_cache_bytes",
       "rocksdb.bloom_bits", "rocksdb.rate_limit",
@@ -150,21 +152,13 @@ void Properties::CheckAllKnown() const {
 }
 
 uint64_t ParseByteSize(const std::string& name, const std::string& text) {
-  std::string t = Trim(text);
-  uint64_t mult = 1;
-  if (!t.empty()) {
-    char last = t.back();
-    if (last == 'k' || last == 'K') mult = uint64_t{1} << 10;
-    if (last == 'm' || last == 'M') mult = uint64_t{1} << 20;
-    if (last == 'g' || last == 'G') mult = uint64_t{1} << 30;
-    if (mult != 1) t.pop_back();
-  }
-  if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) {
+  uint64_t bytes = 0;
+  if (!rocksdb::VlsmParseByteSize(Trim(text), &bytes)) {
     throw PropertyError("property " + name +
                         " must be a byte count (digits, optional K/M/G), "
                         "got '" + text + "'");
   }
-  return std::stoull(t) * mult;
+  return bytes;
 }
 
 }  // namespace ycsb

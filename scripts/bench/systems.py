@@ -19,6 +19,7 @@ settings apply to every system alike): max_background_jobs,
 max_subcompactions, bloom_bits, block_cache. An unknown system or key exits
 2 naming the choices.
 """
+import os
 import sys
 
 # Every system, whatever drives it. Upstream's pending-compaction limits,
@@ -81,6 +82,33 @@ RANGED_RS32 = {"write_buffer_size": "32M",
                "level0_slowdown_writes_trigger": "17",
                "level0_stop_writes_trigger": "21"}
 
+# A preset's options, as tools/vlsm_preset_options prints what
+# ConfigureVlsm(preset) sets on RocksDB's defaults, kept in presets/NAME.options
+# (tests/eval/test_preset_options.py fails if the file is not what the tool
+# prints now: rewrite it with `build/vlsm_preset_options --preset=NAME`).
+# A system taking a preset takes vLSM's shape and these options from it, so
+# the measured configuration is written once, in C++.
+PRESETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "presets")
+PRESET_OPTIONS = ("write_buffer_size", "max_write_buffer_number",
+                  "max_bytes_for_level_base", "level0_file_num_compaction_trigger",
+                  "level0_slowdown_writes_trigger", "level0_stop_writes_trigger",
+                  "soft_pending_compaction_bytes_limit",
+                  "hard_pending_compaction_bytes_limit")
+LAYOUTS = {"kVlsm": "single", "kVlsmRanged": "ranged"}
+
+
+def preset(name):
+    """(vLSM's (S_M, f, Phi, L0 layout), the system's own options) of the
+    preset NAME: S_M is target_file_size_base, f the level multiplier and Phi
+    f times L2's additional multiplier (ConfigureVlsm's sizing)."""
+    with open(os.path.join(PRESETS, name + ".options")) as f:
+        opts = dict(line.strip().partition("=")[::2] for line in f if "=" in line)
+    growth = int(float(opts["max_bytes_for_level_multiplier"]))
+    phi = growth * int(opts["max_bytes_for_level_multiplier_additional"].split(":")[1])
+    shape = (opts["target_file_size_base"], growth, phi, LAYOUTS[opts["compaction_pri"]])
+    return shape, {k: opts[k] for k in PRESET_OPTIONS}
+
+
 SYSTEMS = {
     "rocksdb": (None, ROCKSDB),
     # RocksDB with no compaction debt: writes slow down once the estimated
@@ -131,18 +159,10 @@ SYSTEMS = {
     # (vlsm-ranged-rs32 keeps upstream's 64 and 256 GiB, as its published
     # runs had.)
     "vlsm-ranged-rs32-io": (("8M", 8, 8, "ranged"), dict(RANGED_RS32, **IO_DEBT_LIMITS)),
-    # vlsm-ranged-rs32 with RocksDB's room in L0 before a stall (issue 52,
-    # a slower device): RocksDB slows at 20 and stops at 36 files of 64 MiB
-    # (1.25 and 2.25 GiB of L0), the ranged preset until then at 17 and 21
-    # memtables of 32 MiB (544 and 672 MiB). 40 and 72 memtables of 32 MiB are
-    # RocksDB's bytes; upstream's debt limits, as RocksDB's. Steps fall due
-    # as in vlsm-ranged-rs32 (depth 8, L0's byte target 256 MiB). The
-    # preset, VlsmOptions::Ranged(), since issue 52
-    # (docs/results/preset-room-1region-12M); tests/eval/
-    # test_preset_options.py fails if the two spellings differ.
-    "vlsm-ranged-rs32-deep": (("8M", 8, 8, "ranged"),
-                              dict(RANGED_RS32, level0_slowdown_writes_trigger="40",
-                                   level0_stop_writes_trigger="72")),
+    # The preset, VlsmOptions::Ranged(), read from what the call sets
+    # (preset() below): vlsm-ranged-rs32 with RocksDB's room in L0 before a
+    # stall since issue 52 (docs/results/preset-room-1region-12M).
+    "vlsm-ranged-rs32-deep": preset("ranged"),
     "vlsm-ranged-rs64": (("8M", 8, 8, "ranged"),
                          {"write_buffer_size": "64M",
                           "max_write_buffer_number": "2",

@@ -1,17 +1,18 @@
 """The measured ranged system is the preset users are told to take.
 
-scripts/bench/systems.py spells the ranged layout's measured
-configuration ("vlsm-ranged-rs32-deep") as ycsb_vlsm properties, while
-users take VlsmOptions::Ranged() through ConfigureVlsm. Two spellings of
-one configuration drift apart silently, so this compares what each opens
-with, option by option: ycsb_vlsm's column-family options for the system
-(mode=describe) against vlsm_preset_options' for VlsmOptions::Ranged() on
-RocksDB's defaults. The only differences allowed are the harness's own
-choices for every system, each with its reason below; anything else fails,
-naming the option and both values. Column-family options only: the DB-wide
-options the harness sets for every system (background jobs, the delayed
-write rate under a limiter) and the block cache (RocksDB does not write
-its size into an options string) are the harness's, not the preset's."""
+scripts/bench/systems.py takes the ranged layout's measured configuration
+("vlsm-ranged-rs32-deep") from scripts/bench/presets/ranged.options, what
+tools/vlsm_preset_options prints for VlsmOptions::Ranged(): the
+configuration is written once, in C++. This checks both links: the file is
+what the tool prints now (a preset changed in C++ without the file fails
+here), and what ycsb_vlsm opens for the system (mode=describe) is the
+preset on RocksDB's defaults, option by option. The only differences
+allowed are the harness's own choices for every system, each with its
+reason below; anything else fails, naming the option and both values.
+Column-family options only: the DB-wide options the harness sets for every
+system (background jobs, the delayed write rate under a limiter) and the
+block cache (RocksDB does not write its size into an options string) are
+the harness's, not the preset's."""
 import json
 import os
 import subprocess
@@ -22,6 +23,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("VLSM_BUILD_DIR") or os.path.join(ROOT, "build")
 SYSTEMS = os.path.join(ROOT, "scripts", "bench", "systems.py")
 MEASURED = "vlsm-ranged-rs32-deep"
+PRESET_FILE = os.path.join(ROOT, "scripts", "bench", "presets", "ranged.options")
 
 # Options every system of the evaluation sets the same way, which the
 # preset leaves to the user.
@@ -76,6 +78,13 @@ class PresetOptionsTest(unittest.TestCase):
             elif measured[name] != preset[name]:
                 differ[name] = (measured[name], preset[name])
         return differ
+
+    def test_the_preset_file_is_what_the_preset_sets(self):
+        with open(PRESET_FILE) as f:
+            committed = f.read()
+        now = self.run_tool(os.path.join(BUILD, "vlsm_preset_options"), "--preset=ranged")
+        self.assertEqual(committed, now,
+                         "rewrite %s with vlsm_preset_options --preset=ranged" % PRESET_FILE)
 
     def test_the_measured_ranged_system_opens_with_the_preset(self):
         self.assertEqual(self.differences(self.system_props()), {},

@@ -177,5 +177,42 @@ TEST(DbBenchVlsmFlagsTest, BadL0LayoutFlagsNameTheFlag) {
       << e;
 }
 
+// --vlsm_preset gives the preset's VlsmOptions (options/vlsm_presets.h), so
+// a benchmark of "the configuration users are told to take" is one flag;
+// a shape flag beside it, an unknown name or no --vlsm is refused by name.
+TEST(DbBenchVlsmFlagsTest, PresetFlag) {
+  VlsmFlagValues flags = VlsmOn();
+  flags.preset = "ranged";
+  flags.explicit_flags = {"vlsm_preset"};
+  flags.num_levels = 5;
+  VlsmOptions vlsm;
+  ASSERT_OK(VlsmOptionsFromFlags(flags, &vlsm));
+  const VlsmOptions ranged = VlsmOptions::Ranged();
+  EXPECT_EQ(vlsm.l0_layout, VlsmL0Layout::kRanged);
+  EXPECT_EQ(vlsm.sst_size, ranged.sst_size);
+  EXPECT_EQ(vlsm.l1_l2_growth, ranged.l1_l2_growth);
+  EXPECT_EQ(vlsm.memtable_size, ranged.memtable_size);
+  EXPECT_EQ(vlsm.ranged_stop_trigger, ranged.ranged_stop_trigger);
+
+  flags.explicit_flags = {"vlsm_preset", "vlsm_phi"};
+  std::string e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_phi conflicts with --vlsm_preset=ranged"),
+            std::string::npos)
+      << e;
+
+  flags.explicit_flags = {"vlsm_preset"};
+  flags.preset = "fast";
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_preset is ranged or paper, not 'fast'"),
+            std::string::npos)
+      << e;
+
+  flags.vlsm = false;
+  e = ErrorOf(flags);
+  EXPECT_NE(e.find("--vlsm_preset has no effect without --vlsm"),
+            std::string::npos)
+      << e;
+}
+
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE

@@ -586,6 +586,47 @@ TEST_F(EndToEnd, BadRateLimitIsRefusedNamingTheProperty) {
   }
 }
 
+// vlsm.preset opens what the preset's call gives (options/vlsm_presets.h):
+// a system that names the preset cannot drift from it. Shapes given beside
+// it, unknown presets and a preset without vlsm=true are refused by name.
+TEST_F(EndToEnd, VlsmPresetProperty) {
+  ycsb::Properties p;
+  p.Set("vlsm", "true");
+  p.Set("vlsm.preset", "ranged");
+  EXPECT_NO_THROW(p.CheckAllKnown());
+  const rocksdb::Options o =
+      ycsb::RocksDbConfig::FromProperties(p).MakeOptions();
+  rocksdb::Options preset = o;
+  ASSERT_TRUE(
+      rocksdb::ConfigureVlsm(&preset, rocksdb::VlsmOptions::Ranged()).ok());
+  EXPECT_EQ(o.compaction_pri, rocksdb::kVlsmRanged);
+  EXPECT_EQ(o.write_buffer_size, preset.write_buffer_size);
+  EXPECT_EQ(o.max_write_buffer_number, preset.max_write_buffer_number);
+  EXPECT_EQ(o.max_bytes_for_level_base, preset.max_bytes_for_level_base);
+  EXPECT_EQ(o.max_bytes_for_level_multiplier_additional,
+            preset.max_bytes_for_level_multiplier_additional);
+  EXPECT_EQ(o.level0_stop_writes_trigger, preset.level0_stop_writes_trigger);
+  EXPECT_EQ(o.level0_stop_writes_trigger, 72);
+  auto refused = [](const ycsb::Properties& props, const std::string& why) {
+    try {
+      ycsb::RocksDbConfig::FromProperties(props);
+      ADD_FAILURE() << "accepted; expected: " << why;
+    } catch (const ycsb::PropertyError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos)
+          << e.what();
+    }
+  };
+  ycsb::Properties shaped = p;
+  shaped.Set("vlsm.phi", "8");
+  refused(shaped, "vlsm.phi conflicts with vlsm.preset");
+  ycsb::Properties unknown = p;
+  unknown.Set("vlsm.preset", "fast");
+  refused(unknown, "vlsm.preset is ranged or paper, not 'fast'");
+  ycsb::Properties off = p;
+  off.Set("vlsm", "false");
+  refused(off, "vlsm.preset has no effect without vlsm=true");
+}
+
 TEST_F(EndToEnd, VlsmL0LayoutProperty) {
   ycsb::Properties p;
   p.Set("vlsm", "true");

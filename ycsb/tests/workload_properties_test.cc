@@ -102,6 +102,20 @@ TEST(WorkloadProperties, BadInputNamesTheProblem) {
   EXPECT_EQ(ParseByteSize("x", "4096"), 4096u);
 }
 
+// One grammar for every size the fork's tools read (util/vlsm_byte_size.h):
+// a size past 2^64 - 1 is refused as bad input, not wrapped round or thrown
+// as std::out_of_range past the property's message.
+TEST(WorkloadProperties, ByteSizesRefuseWhatTheyCannotHold) {
+  EXPECT_EQ(ParseByteSize("x", " 8g "), uint64_t{8} << 30);
+  EXPECT_EQ(ParseByteSize("x", "16777215G"), uint64_t{16777215} << 30);
+  EXPECT_THROW(ParseByteSize("x", "17179869184G"), PropertyError);  // 2^64
+  EXPECT_THROW(ParseByteSize("x", "99999999999999999999"), PropertyError);
+  EXPECT_THROW(ParseByteSize("x", "-1"), PropertyError);
+  EXPECT_THROW(ParseByteSize("x", "1.5M"), PropertyError);
+  EXPECT_THROW(ParseByteSize("x", "M"), PropertyError);
+  EXPECT_THROW(ParseByteSize("x", ""), PropertyError);
+}
+
 TEST(WorkloadProperties, KeysAreYcsbStyle) {
   Properties p;
   p.LoadFile(WorkloadDir() + "/workloada");
