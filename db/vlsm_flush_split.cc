@@ -238,9 +238,9 @@ Status VlsmSplitFlushWriter::Write(
   if (sst_file_manager_ != nullptr) {
     auto* sfm = static_cast<SstFileManagerImpl*>(sst_file_manager_);
     for (const FileMetaData& piece : more_pieces_) {
-      sfm->OnAddFile(
-             TableFileName(cf_paths_, piece.fd.GetNumber(), piece.fd.GetPathId()))
-          .PermitUncheckedError();
+      const std::string name = TableFileName(cf_paths_, piece.fd.GetNumber(),
+                                             piece.fd.GetPathId());
+      sfm->OnAddFile(name).PermitUncheckedError();
     }
   }
   return s;

@@ -1,6 +1,7 @@
 #include "db/vlsm_properties.h"
 
 #include "db/compaction/vlsm_l0_model.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "db/vlsm_write_stalls.h"
@@ -23,12 +24,8 @@ uint64_t VlsmL0PropertyValue(VlsmL0Figure figure,
       // write controller used for it.
       return static_cast<uint64_t>(vstorage.l0_delay_trigger_count());
     case VlsmL0Figure::kDepthTrigger:
-      if (moptions.vlsm_layout != VlsmLayout::kRanged) {
-        return static_cast<uint64_t>(
-            moptions.level0_file_num_compaction_trigger);
-      }
-      return static_cast<uint64_t>(
-          VlsmRangedDepthTriggerOf(vstorage, moptions));
+      return static_cast<uint64_t>(VlsmLayoutRulesOf(moptions.vlsm_layout)
+                                       .L0Trigger(vstorage, moptions));
     case VlsmL0Figure::kSublevels:
       return static_cast<uint64_t>(VlsmL0ModelOf(vstorage)->SublevelCount());
     case VlsmL0Figure::kLivenessBreaks:

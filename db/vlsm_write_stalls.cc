@@ -8,6 +8,7 @@
 #include <string>
 
 #include "db/compaction/vlsm_l0_model.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/compaction/vlsm_level_walk.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
@@ -34,15 +35,8 @@ int VlsmL0StallCount(const VersionStorageInfo& vstorage,
   if (ioptions.compaction_style != kCompactionStyleLevel) {
     return stock_count;  // not L0's files (universal: every sorted run)
   }
-  if (moptions.vlsm_layout == VlsmLayout::kRanged) {
-    return L0MemtablesWorth(VlsmL0ModelOf(vstorage)->bytes(),
-                            moptions.write_buffer_size);
-  }
-  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
-  if (!L0HoldsASplitFlush(l0)) {
-    return stock_count;
-  }
-  return L0MemtablesWorth(TotalFileSize(l0), moptions.write_buffer_size);
+  return VlsmLayoutRulesOf(moptions.vlsm_layout)
+      .L0StallCount(vstorage, moptions, stock_count);
 }
 
 void VlsmRescoreL0StallCount(VersionStorageInfo* vstorage,
@@ -58,25 +52,7 @@ void VlsmRescoreL0StallCount(VersionStorageInfo* vstorage,
 
 L0DebtTerm VlsmL0DebtTermOf(const VersionStorageInfo& vstorage,
                             const MutableCFOptions& moptions) {
-  const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
-  const int base = vstorage.base_level();
-  // With one level there is no base level: the estimate adds nothing below.
-  const bool has_base = base >= 1 && base < vstorage.num_levels();
-  if (moptions.vlsm_layout == VlsmLayout::kRanged) {
-    if (l0.empty() || !has_base) {
-      return {};
-    }
-    return VlsmL0ModelOf(vstorage)->DebtNow(
-        vstorage.LevelFiles(base), RangedL0TriggersOf(vstorage, moptions));
-  }
-  // Stock's test and sums, as EstimateCompactionBytesNeeded had them.
-  const uint64_t l0_bytes = TotalFileSize(l0);
-  if (static_cast<int>(l0.size()) <
-          moptions.level0_file_num_compaction_trigger &&
-      l0_bytes < moptions.max_bytes_for_level_base) {
-    return {};
-  }
-  return {l0_bytes, has_base ? vstorage.NumLevelBytes(base) : 0};
+  return VlsmLayoutRulesOf(moptions.vlsm_layout).L0Debt(vstorage, moptions);
 }
 
 int VlsmL0SpeedupTrigger(const MutableCFOptions& moptions) {
@@ -88,25 +64,14 @@ int VlsmL0SpeedupTrigger(const MutableCFOptions& moptions) {
 
 bool VlsmLevelDueNow(const VersionStorageInfo& vstorage,
                      const MutableCFOptions& moptions, int level) {
-  const std::vector<FileMetaData*>& files = vstorage.LevelFiles(level);
-  if (level == 0 && moptions.vlsm_layout == VlsmLayout::kRanged) {
-    if (files.empty()) {
-      return false;
-    }
-    return RangedL0ScoreOf(vstorage, moptions) >= 1;
+  if (level == 0) {
+    return VlsmLayoutRulesOf(moptions.vlsm_layout).L0DueNow(vstorage, moptions);
   }
-  int free_files = 0;
   uint64_t free_bytes = 0;
-  for (const FileMetaData* f : files) {
+  for (const FileMetaData* f : vstorage.LevelFiles(level)) {
     if (!f->being_compacted) {
-      ++free_files;
       free_bytes += f->compensated_file_size;
     }
-  }
-  if (level == 0) {
-    return free_files > 0 &&
-           (free_files >= moptions.level0_file_num_compaction_trigger ||
-            free_bytes >= moptions.max_bytes_for_level_base);
   }
   return free_bytes > 0 && free_bytes >= vstorage.MaxBytesForLevel(level);
 }

@@ -99,7 +99,7 @@ class Version {
   void Pick() {
     CompactionInputFiles in;
     if (moptions_.vlsm_layout == VlsmLayout::kRanged) {
-      PickRangedL0("default", vstorage_.get(), &picker_, moptions_, 1, -1,
+      PickRangedL0({"default", vstorage_.get(), &picker_, moptions_, 1, -1},
                    &in);
     }
   }
@@ -110,7 +110,7 @@ class Version {
   void RunOneStep() {
     CompactionInputFiles in;
     if (moptions_.vlsm_layout == VlsmLayout::kRanged) {
-      PickRangedL0("default", vstorage_.get(), &picker_, moptions_, 1, -1,
+      PickRangedL0({"default", vstorage_.get(), &picker_, moptions_, 1, -1},
                    &in);
     } else {
       const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);

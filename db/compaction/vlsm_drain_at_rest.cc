@@ -8,6 +8,7 @@
 #include "db/compaction/compaction_picker.h"
 #include "db/compaction/vlsm_l0_due.h"
 #include "db/compaction/vlsm_l0_model.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
@@ -73,7 +74,7 @@ bool VlsmRestClock::QuietNow() const {
 
 bool VlsmDrainEnabled(const MutableCFOptions& moptions,
                       const VlsmRestClock& rest) {
-  return moptions.vlsm_layout == VlsmLayout::kRanged &&
+  return VlsmLayoutRulesOf(moptions.vlsm_layout).DrainsAtRest() &&
          rest.settings().enabled && !moptions.disable_auto_compactions;
 }
 
@@ -154,16 +155,14 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
   const std::vector<KeySpan> spans = model->SpansNow();
   const std::vector<std::vector<size_t>> seeds =
       DrainSeeds(*vstorage, *model, spans);
-  const int base_level = vstorage->base_level();
+  const VlsmL0PickRequest request =
+      VlsmBaseLevelPickRequest(cf_name, vstorage, picker, ioptions, moptions);
   bool must_wait = false;
   if (!seeds.empty() &&
-      PickL0StepFromSeeds(cf_name, vstorage, picker, spans, seeds, base_level,
-                          Compaction::EvaluatePenultimateLevel(
-                              vstorage, moptions, ioptions, 0, base_level),
-                          moptions.max_compaction_bytes, start_level_inputs,
-                          &must_wait)) {
+      PickL0StepFromSeeds(request, spans, seeds, moptions.max_compaction_bytes,
+                          start_level_inputs, &must_wait)) {
     *start_level = 0;
-    *output_level = base_level;
+    *output_level = request.output_level;
     *reason = CompactionReason::kVlsmDrainAtRest;
     return true;
   }

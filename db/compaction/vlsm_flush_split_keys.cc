@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "db/compaction/vlsm_l0_model.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
 
@@ -475,7 +476,7 @@ std::vector<std::string> VlsmFlushCutsOf(const MutableCFOptions& moptions,
                                          const ImmutableCFOptions& ioptions,
                                          const VersionStorageInfo& base,
                                          uint64_t flush_bytes) {
-  if (moptions.vlsm_layout != VlsmLayout::kRanged ||
+  if (!VlsmLayoutRulesOf(moptions.vlsm_layout).SplitsFlushes() ||
       ioptions.compaction_style != kCompactionStyleLevel) {
     return {};
   }

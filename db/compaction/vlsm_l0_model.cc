@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
@@ -123,7 +124,8 @@ std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
   auto model = std::make_shared<VlsmL0Model>(
       vstorage.LevelFiles(0), vstorage.user_comparator(), with_sublevels);
   const int base = vstorage.base_level();
-  if (layout == VlsmLayout::kRanged && !vstorage.LevelFiles(0).empty() &&
+  if (VlsmLayoutRulesOf(layout).OwesL0ByRange() &&
+      !vstorage.LevelFiles(0).empty() &&
       base >= 1 && base < vstorage.num_levels()) {
     model->KeepDebtAtRest(vstorage.LevelFiles(base),
                           RangedL0TriggersOf(vstorage, moptions));

@@ -13,9 +13,10 @@
 // compaction (FileMetaData::being_compacted changes under a version when a
 // compaction is picked or ends), and the live options (triggers, sizes).
 // A decision adds those: SpansNow() copies the spans with the busy flags as
-// they are now (the model holds the version's files, whose flags change), and the sweeps of the score, the estimate and the pick take
-// ends() and leave busy spans out (SortedL0Ends' `all_ends`) instead of
-// sorting L0 again; the triggers come from the options (RangedL0TriggersOf).
+// they are now (the model holds the version's files, whose flags change),
+// and the sweeps of the score, the estimate and the pick take ends() and
+// leave busy spans out (SortedL0Ends' `all_ends`) instead of sorting L0
+// again; the triggers come from the options (RangedL0TriggersOf).
 //
 //   L0 (newest first)      keys a ......... m ......... z
 //     [0] #12 epoch 9           [c ..... h]

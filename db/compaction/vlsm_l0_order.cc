@@ -6,6 +6,7 @@
 
 #include "db/compaction/compaction.h"
 #include "db/compaction/vlsm_l0_ranges.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/version_edit.h"
 #include "options/cf_options.h"
 #include "options/compaction_pri_name.h"
@@ -86,7 +87,7 @@ Status VlsmCheckL0Order(CompactionPri pri,
   }
   // The paper's layout is a queue; the ranged layout's picks are any range
   // closed over older overlapping files, which the walk below checks.
-  if (automatic && layout == VlsmLayout::kSingleFile &&
+  if (automatic && VlsmLayoutRulesOf(layout).L0IsAQueue() &&
       (l0_inputs->size() != 1 || l0_newest_first.empty() ||
        l0_inputs->files[0] != l0_newest_first.back())) {
     return Status::InvalidArgument(

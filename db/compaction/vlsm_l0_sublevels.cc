@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/version_set.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -166,7 +167,7 @@ const LevelFilesBrief* VlsmNextL0SublevelFor(const VlsmL0Sublevels& sublevels,
 bool VlsmBuildsL0Sublevels(VlsmLayout layout) {
   // Under kVlsmRanged always, even while kFiles is forced: a test then reads
   // one version both ways.
-  return layout == VlsmLayout::kRanged ||
+  return VlsmLayoutRulesOf(layout).ReadsL0AsSublevels() ||
          VlsmL0ReadPathForTest() == VlsmL0ReadPath::kSublevels;
 }
 

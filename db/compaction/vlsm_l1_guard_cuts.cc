@@ -7,6 +7,7 @@
 #include "db/compaction/vsst_cut_policy.h"
 #include "db/version_set.h"
 #include "db/compaction/vlsm_flush_split_keys.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "rocksdb/comparator.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -58,7 +59,7 @@ std::unique_ptr<SstPartitioner> VlsmCutAtL0Guards(
     const Compaction& c, std::unique_ptr<SstPartitioner> user) {
   const ImmutableOptions& ioptions = *c.immutable_options();
   const MutableCFOptions& moptions = *c.mutable_cf_options();
-  if (moptions.vlsm_layout != VlsmLayout::kRanged ||
+  if (!VlsmLayoutRulesOf(moptions.vlsm_layout).CutsL1AtL0Guards() ||
       ioptions.compaction_style != kCompactionStyleLevel ||
       c.output_level() != kVlsmVsstLevel || c.input_version() == nullptr ||
       ioptions.user_comparator->timestamp_size() > 0) {

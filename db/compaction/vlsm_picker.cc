@@ -18,23 +18,22 @@ namespace {
 
 // Whether an L0 -> L1 step over l0_inputs may start now: the L1 files in
 // its range (to a clean cut) are in no running compaction, and no running
-// compaction writes into that range of output_level. *l1_bytes (if given):
-// those L1 files' bytes.
-bool L1RangeIsFree(const std::string& cf_name, VersionStorageInfo* vstorage,
-                   CompactionPicker* picker,
-                   const CompactionInputFiles& l0_inputs, int output_level,
-                   int penultimate_level, uint64_t* l1_bytes = nullptr) {
+// compaction writes into that range of the request's output level.
+// *l1_bytes (if given): those L1 files' bytes.
+bool L1RangeIsFree(const VlsmL0PickRequest& r,
+                   const CompactionInputFiles& l0_inputs,
+                   uint64_t* l1_bytes = nullptr) {
   InternalKey smallest;
   InternalKey largest;
-  picker->GetRange(l0_inputs, &smallest, &largest);
+  r.picker->GetRange(l0_inputs, &smallest, &largest);
   CompactionInputFiles l1_inputs;
-  l1_inputs.level = output_level;
-  vstorage->GetOverlappingInputs(output_level, &smallest, &largest,
-                                 &l1_inputs.files);
-  if (!(l1_inputs.empty() ||
-        picker->ExpandInputsToCleanCut(cf_name, vstorage, &l1_inputs)) ||
-      picker->FilesRangeOverlapWithCompaction({l0_inputs}, output_level,
-                                              penultimate_level)) {
+  l1_inputs.level = r.output_level;
+  r.vstorage->GetOverlappingInputs(r.output_level, &smallest, &largest,
+                                   &l1_inputs.files);
+  if (!(l1_inputs.empty() || r.picker->ExpandInputsToCleanCut(
+                                 r.cf_name, r.vstorage, &l1_inputs)) ||
+      r.picker->FilesRangeOverlapWithCompaction({l0_inputs}, r.output_level,
+                                                r.penultimate_level)) {
     return false;
   }
   if (l1_bytes != nullptr) {
@@ -57,62 +56,55 @@ bool L0PickMayStart(VersionStorageInfo* vstorage, CompactionPicker* picker,
 
 }  // namespace
 
-bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
-                      CompactionPicker* picker, int output_level,
-                      int penultimate_level,
+bool PickOldestL0File(const VlsmL0PickRequest& request,
                       CompactionInputFiles* start_level_inputs) {
-  if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
+  if (!L0PickMayStart(request.vstorage, request.picker, start_level_inputs)) {
     return false;
   }
   FileMetaData* oldest =
-      vstorage->LevelFiles(0).back();  // L0 is kept newest first
+      request.vstorage->LevelFiles(0).back();  // L0 is kept newest first
   if (oldest->being_compacted) {
     return false;
   }
   start_level_inputs->files.push_back(oldest);
-  if (!L1RangeIsFree(cf_name, vstorage, picker, *start_level_inputs,
-                     output_level, penultimate_level)) {
+  if (!L1RangeIsFree(request, *start_level_inputs)) {
     start_level_inputs->clear();
     return false;
   }
   return true;
 }
 
-bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
-                  CompactionPicker* picker, const MutableCFOptions& moptions,
-                  int output_level, int penultimate_level,
+bool PickRangedL0(const VlsmL0PickRequest& request,
                   CompactionInputFiles* start_level_inputs, bool due_only) {
-  if (!L0PickMayStart(vstorage, picker, start_level_inputs)) {
+  VersionStorageInfo* vstorage = request.vstorage;
+  if (!L0PickMayStart(vstorage, request.picker, start_level_inputs)) {
     return false;
   }
   const Comparator* ucmp = vstorage->user_comparator();
   const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage);
   const std::vector<KeySpan> spans = model->SpansNow();
   std::vector<std::vector<size_t>> seeds =
-      DueL0Seeds(spans, ucmp, RangedL0TriggersOf(*vstorage, moptions),
+      DueL0Seeds(spans, ucmp, RangedL0TriggersOf(*vstorage, request.moptions),
                  /*count_busy=*/false, &model->ends());
   if (seeds.empty() && !due_only) {
     // Every range, deepest first: a trigger of depth 1 makes each one due.
     seeds = DueL0Seeds(spans, ucmp, RangedL0Triggers{}, /*count_busy=*/false,
                        &model->ends());
   }
-  return PickL0StepFromSeeds(cf_name, vstorage, picker, spans, seeds,
-                             output_level, penultimate_level,
-                             /*max_input_bytes=*/0, start_level_inputs);
+  return PickL0StepFromSeeds(request, spans, seeds, /*max_input_bytes=*/0,
+                             start_level_inputs);
 }
 
-bool PickL0StepFromSeeds(const std::string& cf_name,
-                         VersionStorageInfo* vstorage, CompactionPicker* picker,
+bool PickL0StepFromSeeds(const VlsmL0PickRequest& request,
                          const std::vector<KeySpan>& spans,
                          const std::vector<std::vector<size_t>>& seeds,
-                         int output_level, int penultimate_level,
                          uint64_t max_input_bytes,
                          CompactionInputFiles* start_level_inputs,
                          bool* must_wait) {
   start_level_inputs->clear();
   start_level_inputs->level = 0;
-  const std::vector<FileMetaData*>& l0 = vstorage->LevelFiles(0);
-  const Comparator* ucmp = vstorage->user_comparator();
+  const std::vector<FileMetaData*>& l0 = request.vstorage->LevelFiles(0);
+  const Comparator* ucmp = request.vstorage->user_comparator();
   for (const std::vector<size_t>& seed : seeds) {
     // The whole seed, then (bounded) its oldest files only: a step over the
     // oldest files at a key leaves the newer ones above, as the L0 order
@@ -133,8 +125,7 @@ bool PickL0StepFromSeeds(const std::string& cf_name,
         continue;  // fewer files
       }
       uint64_t l1_bytes = 0;
-      if (busy || !L1RangeIsFree(cf_name, vstorage, picker, candidate,
-                                 output_level, penultimate_level, &l1_bytes)) {
+      if (busy || !L1RangeIsFree(request, candidate, &l1_bytes)) {
         if (must_wait != nullptr) {
           *must_wait = true;
         }
@@ -155,12 +146,21 @@ bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
                       CompactionPicker* picker, int output_level,
                       int penultimate_level,
                       CompactionInputFiles* start_level_inputs, bool due_only) {
-  assert(IsVlsmLayout(moptions.vlsm_layout));
-  return moptions.vlsm_layout == VlsmLayout::kRanged
-             ? PickRangedL0(cf_name, vstorage, picker, moptions, output_level,
-                            penultimate_level, start_level_inputs, due_only)
-             : PickOldestL0File(cf_name, vstorage, picker, output_level,
-                                penultimate_level, start_level_inputs);
+  const VlsmL0PickRequest request{cf_name,  vstorage,     picker,
+                                  moptions, output_level, penultimate_level};
+  return VlsmLayoutRulesOf(moptions.vlsm_layout)
+      .PickL0(request, due_only, start_level_inputs);
+}
+
+VlsmL0PickRequest VlsmBaseLevelPickRequest(const std::string& cf_name,
+                                           VersionStorageInfo* vstorage,
+                                           CompactionPicker* picker,
+                                           const ImmutableOptions& ioptions,
+                                           const MutableCFOptions& moptions) {
+  const int base = vstorage->base_level();
+  return {cf_name, vstorage, picker, moptions, base,
+          Compaction::EvaluatePenultimateLevel(vstorage, moptions, ioptions, 0,
+                                               base)};
 }
 
 bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
@@ -175,13 +175,12 @@ bool VlsmTakeL0Pick(const std::string& cf_name, VersionStorageInfo* vstorage,
     return true;
   }
   const std::vector<FileMetaData*> proposed = start_level_inputs->files;
-  *output_level = vstorage->base_level();
+  const VlsmL0PickRequest request = VlsmBaseLevelPickRequest(
+      cf_name, vstorage, picker, ioptions, mutable_cf_options);
+  *output_level = request.output_level;
   // Not due work: whichever step comes first may start.
-  if (!PickVlsmL0Inputs(
-          mutable_cf_options, cf_name, vstorage, picker, *output_level,
-          Compaction::EvaluatePenultimateLevel(vstorage, mutable_cf_options,
-                                               ioptions, 0, *output_level),
-          start_level_inputs, /*due_only=*/false)) {
+  if (!VlsmLayoutRulesOf(mutable_cf_options.vlsm_layout)
+           .PickL0(request, /*due_only=*/false, start_level_inputs)) {
     return false;
   }
   if (start_level_inputs->files != proposed) {
@@ -232,17 +231,8 @@ void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
                                 const MutableCFOptions& moptions,
                                 int max_input_level,
                                 std::vector<double>* scores_by_level) {
-  switch (moptions.vlsm_layout) {
-    case VlsmLayout::kSingleFile:
-      VlsmPutL0Last(max_input_level, scores_by_level);
-      break;
-    case VlsmLayout::kRanged: {
-      (*scores_by_level)[0] = RangedL0ScoreOf(vstorage, moptions);
-      break;
-    }
-    case VlsmLayout::kStock:
-      break;
-  }
+  VlsmLayoutRulesOf(moptions.vlsm_layout)
+      .ScoreL0(vstorage, moptions, max_input_level, scores_by_level);
 }
 
 std::vector<size_t> OrderL1FilesGoodFirst(

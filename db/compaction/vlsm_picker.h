@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "db/compaction/vlsm_l0_due.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "db/compaction/vsst_cut_policy.h"
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/listener.h"
@@ -45,9 +46,7 @@ struct MutableCFOptions;
 // neither the file nor the L1 files it overlaps take part in a running
 // compaction. Otherwise returns false with start_level_inputs cleared: the
 // queue waits for its head, it never skips it.
-bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
-                      CompactionPicker* picker, int output_level,
-                      int penultimate_level,
+bool PickOldestL0File(const VlsmL0PickRequest& request,
                       CompactionInputFiles* start_level_inputs);
 
 // The ranged layout's L0 -> L1 pick (compaction_pri = kVlsmRanged;
@@ -64,9 +63,7 @@ bool PickOldestL0File(const std::string& cf_name, VersionStorageInfo* vstorage,
 // compaction runs (one at a time, as kVlsm). With due_only = false (work
 // proposed by a marked file, TTL or periodic compaction), when no step is
 // due every range may go, deepest first.
-bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
-                  CompactionPicker* picker, const MutableCFOptions& moptions,
-                  int output_level, int penultimate_level,
+bool PickRangedL0(const VlsmL0PickRequest& request,
                   CompactionInputFiles* start_level_inputs,
                   bool due_only = true);
 
@@ -81,23 +78,31 @@ bool PickRangedL0(const std::string& cf_name, VersionStorageInfo* vstorage,
 // files, oldest kept, down to its oldest alone, and skipped if even that is
 // over. *must_wait (if given) is set when a step was passed over only
 // because files it needs are busy.
-bool PickL0StepFromSeeds(const std::string& cf_name,
-                         VersionStorageInfo* vstorage, CompactionPicker* picker,
+bool PickL0StepFromSeeds(const VlsmL0PickRequest& request,
                          const std::vector<KeySpan>& spans,
                          const std::vector<std::vector<size_t>>& seeds,
-                         int output_level, int penultimate_level,
                          uint64_t max_input_bytes,
                          CompactionInputFiles* start_level_inputs,
                          bool* must_wait = nullptr);
 
-// The L0 pick of the layout moptions.vlsm_layout names (the paper's:
-// PickOldestL0File; the ranged one: PickRangedL0), same arguments and result.
+// The L0 pick of the layout moptions.vlsm_layout names (its rules' PickL0,
+// vlsm_layout_rules.h: the paper's PickOldestL0File, the ranged layout's
+// PickRangedL0), same result; patch 0004 calls it with the builder's fields.
 bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
                       const std::string& cf_name, VersionStorageInfo* vstorage,
                       CompactionPicker* picker, int output_level,
                       int penultimate_level,
                       CompactionInputFiles* start_level_inputs,
                       bool due_only = true);
+
+// The request of an L0 step into the base level, with the penultimate level
+// Compaction::EvaluatePenultimateLevel gives such a step: what VlsmTakeL0Pick
+// and the drain at rest (VlsmPickDrainStep) pick with.
+VlsmL0PickRequest VlsmBaseLevelPickRequest(const std::string& cf_name,
+                                           VersionStorageInfo* vstorage,
+                                           CompactionPicker* picker,
+                                           const ImmutableOptions& ioptions,
+                                           const MutableCFOptions& moptions);
 
 // The choke point of every automatic pick that starts in L0 under a vLSM
 // layout, called where the pick's first files are chosen and before anything

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "db/compaction/compaction.h"
+#include "db/compaction/vlsm_layout_rules.h"
 #include "options/cf_options.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -51,7 +52,7 @@ VsstCutPolicy VsstCutPolicyFor(const MutableCFOptions& mutable_cf_options) {
   return VsstCutPolicyFromSizes(
       mutable_cf_options.target_file_size_base,
       mutable_cf_options.max_bytes_for_level_multiplier,
-      mutable_cf_options.vlsm_layout == VlsmLayout::kRanged);
+      VlsmLayoutRulesOf(mutable_cf_options.vlsm_layout).AlignsL1WithL2());
 }
 
 std::optional<VsstCutPolicy> VsstOutputCutPolicy(const Compaction& c,

@@ -447,8 +447,9 @@ class RangedPickTest : public VlsmPickerTest {
   bool PickRanged(std::vector<uint64_t>* numbers) {
     CompactionInputFiles in;
     const bool picked =
-        PickRangedL0("default", vstorage_.get(), &picker_,
-                     mutable_cf_options_, 1, -1, &in);
+        PickRangedL0({"default", vstorage_.get(), &picker_,
+                      mutable_cf_options_, 1, -1},
+                     &in);
     numbers->clear();
     for (const FileMetaData* f : in.files) {
       numbers->push_back(f->fd.GetNumber());
