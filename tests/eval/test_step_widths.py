@@ -85,6 +85,13 @@ class StepWidthsTest(unittest.TestCase):
                                 ("reopen-close1", "vlsm-ranged-rs"): "31.0",
                                 ("reopen-kill2", "rocksdb"): "500.0"})
 
+    def test_a_missing_directory_is_named_not_a_traceback(self):
+        r = subprocess.run([sys.executable, STEP_WIDTHS, "/nonexistent/run"],
+                           capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("/nonexistent/run is not a directory", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -27,7 +27,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import fmt, load_dir, publish, read_out_dir, systems_of, table  # noqa: E402
+from report import (fmt, load_dir, publish, read_out_dir, report_name, systems_of,  # noqa: E402
+                    table)
 
 MIB = 1 << 20
 
@@ -68,7 +69,7 @@ def main():
         runs, _, src = read_out_dir(out, load_dir, "load_a.sh")
         name = os.path.basename(os.path.normpath(out))
         for system in systems_of(runs):
-            path = os.path.join(src, f"load{a.load}-{system}.json")
+            path = os.path.join(src, report_name(f"load{a.load}", system))
             if not os.path.exists(path):
                 continue
             with open(path) as f:

@@ -34,29 +34,31 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (run_names, median_spread, NAMES)
 import report_runs  # noqa: E402  (one run_abcd.sh directory's figures)
-from report import fmt, kept_up, page_arguments, publish_sections, read_out_dir, table  # noqa: E402
+from report import (RUNS_REPORT, fmt, kept_up, page_arguments, publish_sections,  # noqa: E402
+                    read_out_dir, table)
 
 ROCKSDB, ROCKSDB_IO, RANGED = final_report.ROCKSDB, final_report.ROCKSDB_IO, final_report.RANGED
 ORDER = [RANGED, ROCKSDB, ROCKSDB_IO]
 REPEAT = re.compile(r"r(\d+)")
 DURING = "during"
-OPEN_LOOP_REPORT = re.compile(r"run\d+-[a-f]-\w+-[\w-]+\.json")
 RUN_A_FACTOR = 5  # Run A read P99: RocksDB-IO's at least this many times ours
+
+
+def is_open_loop_report(name):
+    """Whether NAME is a run_abcd.sh report of its open-loop phase."""
+    m = RUNS_REPORT.fullmatch(name)
+    return bool(m) and m[1] != "closed"
 
 
 def read_experiment(exp):
     """([(run name, {(kind, workload, distribution, system): figures})],
     the "during" run's or None)."""
-    named, during = [], None
-    for n in final_report.run_names(exp, REPEAT):
-        if final_report.still_going(exp, n, OPEN_LOOP_REPORT.fullmatch):
-            continue
-        named.append((n, read_out_dir(os.path.join(exp, n), report_runs.load_dir,
-                                      "run_abcd.sh")[0]))
+    named = [(n, runs) for n, runs, _ in final_report.read_runs(
+        exp, REPEAT, is_open_loop_report, report_runs.load_dir, "run_abcd.sh", "final_reads.py",
+        "r<N>")]
+    during = None
     if DURING in final_report.run_names(exp, re.compile(DURING)):
         during = read_out_dir(os.path.join(exp, DURING), report_runs.load_dir, "run_abcd.sh")[0]
-    if not named:
-        sys.exit(f"final_reads.py: no r<N> runs in {exp}")
     return named, during
 
 

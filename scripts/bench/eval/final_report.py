@@ -72,6 +72,13 @@ def run_names(exp, pattern=RUN):
     return sorted(names, key=order)
 
 
+def l0_peaks(regions):
+    """(bytes, depth): the most L0 held, and its greatest depth, in any
+    region's per-second samples (0 without samples)."""
+    return (max((s["l0_bytes"] for m in regions for s in m["samples"]), default=0),
+            max((s["l0_depth"] for m in regions for s in m["samples"]), default=0))
+
+
 def calibration_pair(rep):
     """The run's calibration pair and L0 peaks, in calibrate.py's terms: E
     is the debt estimate once the load's memtables are flushed (the
@@ -84,10 +91,11 @@ def calibration_pair(rep):
     if not settle or "debt_read_bytes" not in settle:
         return None
     regions = rep["lsm_metrics"]
+    peak_bytes, peak_depth = l0_peaks(regions)
     return {"estimate_bytes": settle["debt_bytes_after_flush"],
             "settle_read_bytes": settle["debt_read_bytes"],
-            "l0_peak_bytes": max((s["l0_bytes"] for m in regions for s in m["samples"]), default=0),
-            "l0_peak_depth": max((s["l0_depth"] for m in regions for s in m["samples"]), default=0),
+            "l0_peak_bytes": peak_bytes,
+            "l0_peak_depth": peak_depth,
             # Summed over regions by the settle: per region, the mean.
             "l0_settled_bytes": settle["level_bytes_after"][0] / len(regions),
             "keys": ("sequential" if rep["properties"].get("insertorder") == "ordered"
@@ -107,15 +115,12 @@ def load_with_pairs(out):
                 sys.exit(f"final_report.py: {os.path.join(out, name)} {why}: "
                          "run its part again (the runs resume)")
             fig["pair"] = calibration_pair(rep)
-            regions = rep["lsm_metrics"]  # L0's peaks, for every run
-            fig["l0_peak_bytes"] = max((x["l0_bytes"] for m in regions for x in m["samples"]),
-                                       default=0)
-            fig["l0_peak_depth"] = max((x["l0_depth"] for m in regions for x in m["samples"]),
-                                       default=0)
+            # L0's peaks, for every run.
+            fig["l0_peak_bytes"], fig["l0_peak_depth"] = l0_peaks(rep["lsm_metrics"])
             # The debt-paid I/O without the drain at rest's steps (the
             # settle's WaitForCompact drains the ranged layout's L0 to one
             # sorted run, work no RocksDB does): shown beside the target.
-            settle, user = rep.get("settle") or {}, sum(m["user_bytes"] for m in rep["lsm_metrics"])
+            settle, user = rep.get("settle") or {}, report.user_bytes(rep["lsm_metrics"])
             drained = settle.get("drain_read_bytes", 0) + settle.get("drain_write_bytes", 0)
             fig["io_amplification_paid_without_drain"] = (
                 fig["io_amplification_paid"] - drained / user
@@ -137,18 +142,31 @@ def still_going(exp, name, is_report):
     return False
 
 
+def read_runs(exp, pattern, is_report, load, producer, tool, what):
+    """[(run name, runs, config.txt's text)] of the runs of EXP that PATTERN
+    names (run_names), each read by LOAD (read_out_dir; PRODUCER wrote
+    them), leaving out a run still going (still_going: IS_REPORT names its
+    reports); TOOL exits naming WHAT when no run is left. The one loop over
+    an experiment's repeats that final_report.py and final_reads.py share."""
+    named = []
+    for n in run_names(exp, pattern):
+        if still_going(exp, n, is_report):
+            continue
+        runs, config, _ = read_out_dir(os.path.join(exp, n), load, producer)
+        named.append((n, runs, config))
+    if not named:
+        sys.exit(f"{tool}: no {what} runs in {exp}")
+    return named
+
+
 def read_experiment(exp):
     """([(run name, runs)], the base rate every load was a share of:
     load_a.sh's "base_rate=" in the runs' config.txt, 0 if none)."""
     named, bases = [], set()
-    for n in run_names(exp):
-        if still_going(exp, n, REPORT.fullmatch):
-            continue
-        runs, config, _ = read_out_dir(os.path.join(exp, n), load_with_pairs, "load_a.sh")
+    for n, runs, config in read_runs(exp, RUN, REPORT.fullmatch, load_with_pairs, "load_a.sh",
+                                     "final_report.py", "t<N> or curve<N>"):
         named.append((n, runs))
         bases |= set(re.findall(r"^base_rate=(\d+)", config, re.M))
-    if not named:
-        sys.exit(f"final_report.py: no t<N> or curve<N> runs in {exp}")
     if len(bases) > 1:
         sys.exit(f"final_report.py: the runs in {exp} offered shares of different "
                  f"base rates ({', '.join(sorted(bases))}): they do not form one curve")

@@ -29,7 +29,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (NAMES)
-from report import fmt, per_run_page, run_reports, table  # noqa: E402
+from report import (compaction_bytes, flushed_bytes, fmt, per_run_page, run_reports,  # noqa: E402
+                    table)
 
 
 def charge(rep):
@@ -42,8 +43,8 @@ def charge(rep):
     if not lim:
         return None
     regions = rep["lsm_metrics"]
-    flushed = sum(r["flush_bytes"] for r in regions)
-    compacted = sum(r["compaction_read_bytes"] + r["compaction_write_bytes"] for r in regions)
+    flushed = flushed_bytes(regions)
+    compacted = compaction_bytes(regions)
     settle = rep.get("settle") or {}
     compacted_close = (compacted + settle.get("compaction_read_bytes", 0) +
                        settle.get("compaction_write_bytes", 0))

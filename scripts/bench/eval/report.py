@@ -36,14 +36,58 @@ BASELINE, OURS = "rocksdb-io", "vlsm"
 MIB = 2 ** 20
 
 
-def store_figures(rep, csv_rows):
-    regions = rep["lsm_metrics"]
-    user = sum(m["user_bytes"] for m in regions)
-    flushed = sum(m["flush_bytes"] for m in regions)
-    moved = sum(m["flush_bytes"] + m["compaction_read_bytes"] +
-                m["compaction_write_bytes"] for m in regions)
-    episodes = sorted((e["start_s"], e["start_s"] + e["duration_s"])
-                      for m in regions for e in m["stalls"]["episodes"])
+# ---- The model every evaluation script reads runs by: the report files'
+# names, and the figures of a report's regions, each defined once.
+
+# A load_a.sh run's report: its experiment (sustainable, load<pct>) and
+# system (the .machine.json beside it does not match: no "." in a system).
+RUN_REPORT = re.compile(r"(sustainable|load\d+)-([\w-]+)\.json")
+# A run_abcd.sh run's report: its kind (closed, or run<pct> for the open
+# loop), workload, key distribution and system.
+RUNS_REPORT = re.compile(r"(closed|run\d+)-([a-f])-(uniform|zipfian|latest)-([\w-]+)\.json")
+
+
+def report_name(experiment, system):
+    """The file name of a load_a.sh run's report (RUN_REPORT)."""
+    return f"{experiment}-{system}.json"
+
+
+def beside(report_path, suffix):
+    """The file load_a.sh or run_abcd.sh writes beside a report:
+    ".csv" (its per-second figures), ".out" (the tool's output)."""
+    return report_path[:-len(".json")] + suffix
+
+
+def user_bytes(regions):
+    return sum(m["user_bytes"] for m in regions)
+
+
+def flushed_bytes(regions):
+    return sum(m["flush_bytes"] for m in regions)
+
+
+def compaction_bytes(regions):
+    """What compactions read and wrote, every region."""
+    return sum(m["compaction_read_bytes"] + m["compaction_write_bytes"] for m in regions)
+
+
+def moved_bytes(regions):
+    """Every byte flushes and compactions moved: what "I/O amplification"
+    divides by the user's bytes."""
+    return sum(m["flush_bytes"] + m["compaction_read_bytes"] +
+               m["compaction_write_bytes"] for m in regions)
+
+
+def stall_episodes(regions):
+    """Every region's stall episodes as (start, end) seconds, sorted."""
+    return sorted((e["start_s"], e["start_s"] + e["duration_s"])
+                  for m in regions for e in m["stalls"]["episodes"])
+
+
+def stalled_seconds(episodes):
+    """The store's stall time: the union of the episodes, as a writer waits
+    whenever its region stalls (overlapping episodes counted once; the
+    collectors' own total_s adds each region's, overlaps and all)."""
     union, end = 0.0, None
     for a, b in episodes:
         if end is None or a > end:
@@ -52,6 +96,16 @@ def store_figures(rep, csv_rows):
         elif b > end:
             union += b - end
             end = b
+    return union
+
+
+def store_figures(rep, csv_rows):
+    regions = rep["lsm_metrics"]
+    user = user_bytes(regions)
+    flushed = flushed_bytes(regions)
+    moved = moved_bytes(regions)
+    episodes = stall_episodes(regions)
+    union = stalled_seconds(episodes)
     good = sum(m["l1_vssts"]["good"] for m in regions)
     poor = sum(m["l1_vssts"]["poor"] for m in regions)
     lat = rep["latency_us"].get("insert") or rep["latency_us"]["all"]
@@ -203,16 +257,11 @@ def read_run(report_path):
     JSON, its per-second CSV beside it, and its machine record if any."""
     with open(report_path) as f:
         rep = json.load(f)
-    with open(report_path[:-len(".json")] + ".csv") as f:
+    with open(beside(report_path, ".csv")) as f:
         rows = list(csv.DictReader(f))
     fig = store_figures(rep, rows)
     fig["machine"] = machine_figures(report_path)
     return rep, fig
-
-
-# A load_a.sh run's report: its experiment (sustainable, load<pct>) and
-# system (the .machine.json beside it does not match: no "." in a system).
-RUN_REPORT = re.compile(r"(sustainable|load\d+)-([\w-]+)\.json")
 
 
 def run_reports(out):
@@ -597,7 +646,7 @@ def figures(runs, out, fig_dir):
         cmds.append(["bars", sensitivity, "-o", os.path.join(fig_dir, "sensitivity.png")])
     for p in loads:
         present = [s for s in systems if (f"load{p}", s) in runs]
-        reports = [os.path.join(out, f"load{p}-{s}.json") for s in present]
+        reports = [os.path.join(out, report_name(f"load{p}", s)) for s in present]
         if present:
             cmds.append(["timeseries", *reports, "-o",
                          os.path.join(fig_dir, f"timeline_{p}.png"), "--op", "insert",
@@ -644,6 +693,10 @@ def publish_sections(sections, args, figures_json):
         print("\n".join(lines))
     write_sections(args.markdown, sections)
     if args.json:
+        # A packed run's summary (docs/results/<dir>/<run>/summary.json) has
+        # no directory to go to: it gets one, and results_archive.py pack
+        # <dir> puts the rewritten summary back into the archive.
+        os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
         with open(args.json, "w") as f:
             json.dump(figures_json, f, indent=1)
 
@@ -700,18 +753,13 @@ def read_out_dir(out, load, producer):
 
 
 def publish(text, args, figures_json):
-    """Prints TEXT, and writes it into args.markdown's args.section and
-    FIGURES_JSON into args.json when asked."""
-    print(text)
-    if args.markdown:
-        replace_section(args.markdown, args.section, text)
-    if args.json:
-        # A packed run's summary (docs/results/<dir>/<run>/summary.json) has
-        # no directory to go to: it gets one, and results_archive.py pack
-        # <dir> puts the rewritten summary back into the archive.
-        os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
-        with open(args.json, "w") as f:
-            json.dump(figures_json, f, indent=1)
+    """publish_sections for a writer of one section (--markdown FILE
+    --section TAG, each at most once): prints TEXT, writes it into
+    args.markdown's args.section and FIGURES_JSON into args.json when
+    asked."""
+    pages = argparse.Namespace(markdown=[args.markdown] if args.markdown else [],
+                               json=args.json)
+    publish_sections({args.section: [text]}, pages, figures_json)
 
 
 def main():

@@ -23,12 +23,11 @@ which the table's title then says), shown as bytes moved per byte written.
 import argparse
 import csv
 import os
-import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import (BASELINE, OURS, fmt, publish, read_out_dir,  # noqa: E402
+from report import (BASELINE, OURS, RUNS_REPORT, fmt, publish, read_out_dir,  # noqa: E402
                     read_run, render_machine, systems_of, table)
 
 WORKLOAD_ORDER = "abcdef"
@@ -78,7 +77,7 @@ def load_dir(out):
     or "run<pct>"."""
     runs = {}
     for name in sorted(os.listdir(out)):
-        m = re.fullmatch(r"(closed|run\d+)-([a-f])-(uniform|zipfian|latest)-([\w-]+)\.json", name)
+        m = RUNS_REPORT.fullmatch(name)
         if m:
             runs[m.groups()] = run_figures(os.path.join(out, name))
     return runs

@@ -36,12 +36,17 @@ sys.path.insert(0, HERE)
 import final_report  # noqa: E402  (NAMES, ORDER, run_names, still_going)
 import limiter_charge as charges  # noqa: E402  (charge, per_counted)
 import run_status  # noqa: E402
-from report import (fmt, page_arguments, publish_sections, read_out_dir, store_figures,  # noqa: E402
-                    table)
+from report import (RUN_REPORT, beside, compaction_bytes, fmt, page_arguments,  # noqa: E402
+                    publish_sections, read_out_dir, store_figures, table)
 
 SEARCH = "search"
-REPORT = re.compile(r"sustainable-([\w-]+)\.json")
 RANGED, ROCKSDB_IO = final_report.RANGED, final_report.ROCKSDB_IO
+
+
+def is_search_report(name):
+    """Whether NAME is a find-sustainable search's report."""
+    m = RUN_REPORT.fullmatch(name)
+    return bool(m) and m[1] == "sustainable"
 
 
 def load_searches(out):
@@ -53,8 +58,8 @@ def load_searches(out):
     counted errors."""
     found = {}
     for name in sorted(os.listdir(out)):
-        m = REPORT.fullmatch(name)
-        if not m:
+        m = RUN_REPORT.fullmatch(name)
+        if not m or m[1] != "sustainable":
             continue
         with open(os.path.join(out, name)) as f:
             rep = json.load(f)
@@ -65,7 +70,7 @@ def load_searches(out):
         # describes that step (ycsb/sustainable_rate_search.cc), its
         # lsm_metrics every step.
         rows = None
-        csv_path = os.path.join(out, name[:-len(".json")] + ".csv")
+        csv_path = beside(os.path.join(out, name), ".csv")
         if os.path.exists(csv_path):
             with open(csv_path) as f:
                 rows = list(csv.DictReader(f))
@@ -73,10 +78,9 @@ def load_searches(out):
         if rows is None:
             run["seconds_stalled"] = run["seconds"] = None
         regions = rep["lsm_metrics"]
-        found[m[1]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]), run=run,
+        found[m[2]] = dict(rep["sustainable"], regions=int(rep["properties"]["regions"]), run=run,
                            samples=[r["samples"] for r in regions],
-                           compaction_bytes=sum(r["compaction_read_bytes"] +
-                                                r["compaction_write_bytes"] for r in regions),
+                           compaction_bytes=compaction_bytes(regions),
                            charge=charges.charge(rep),
                            stops=sum(r["stalls"]["stop_count"] for r in regions),
                            longest_spell_estimate=longest_spell_estimate(regions),
@@ -371,7 +375,7 @@ def main(argv):
     a = ap.parse_args(argv)
     if SEARCH not in final_report.run_names(a.dir, re.compile(SEARCH)):
         sys.exit(f"searched_rates.py: no {SEARCH} run in {a.dir}")
-    if final_report.still_going(a.dir, SEARCH, REPORT.fullmatch):
+    if final_report.still_going(a.dir, SEARCH, is_search_report):
         return 0
     lines, figures = section(os.path.join(a.dir, SEARCH), a.ranged)
     sections = {"final-searched": lines}

@@ -24,16 +24,15 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_archive import unpacked  # noqa: E402
+from report import read_out_dir  # noqa: E402
 
 MIB = 1 << 20
 # load_a.sh's runs, and reopen_steps.sh's loads and reopens.
 REPORT = re.compile(r"^(sustainable|load\d+|(?:fill|reopen)-[a-z]+\d+)-(.+)\.json$")
 
 
-def reports(directory):
-    """(load, system, report) of every run report in directory, sorted."""
-    d = unpacked(directory)
+def load_reports(d):
+    """(load, system, report) of every run report in directory D, sorted."""
     out = []
     for name in sorted(os.listdir(d)):
         m = REPORT.match(name)
@@ -42,6 +41,12 @@ def reports(directory):
         with open(os.path.join(d, name)) as f:
             out.append((m.group(1), m.group(2), json.load(f)))
     return out
+
+
+def reports(directory):
+    """load_reports of DIRECTORY, open or packed in its parent's archive;
+    exits naming it when it is neither, or holds no report."""
+    return read_out_dir(directory, load_reports, "load_a.sh or reopen_steps.sh")[0]
 
 
 def row(load, system, r):
