@@ -106,26 +106,24 @@ def load_with_pairs(out):
     """{(experiment, system): figures} of one load_a.sh directory, each with
     its "pair" (calibration_pair)."""
     runs = {}
-    for name in sorted(os.listdir(out)):
-        m = REPORT.fullmatch(name)
-        if m:
-            rep, fig = read_run(os.path.join(out, name))
-            why = run_status.problem(rep)
-            if why:
-                sys.exit(f"final_report.py: {os.path.join(out, name)} {why}: "
-                         "run its part again (the runs resume)")
-            fig["pair"] = calibration_pair(rep)
-            # L0's peaks, for every run.
-            fig["l0_peak_bytes"], fig["l0_peak_depth"] = l0_peaks(rep["lsm_metrics"])
-            # The debt-paid I/O without the drain at rest's steps (the
-            # settle's WaitForCompact drains the ranged layout's L0 to one
-            # sorted run, work no RocksDB does): shown beside the target.
-            settle, user = rep.get("settle") or {}, report.user_bytes(rep["lsm_metrics"])
-            drained = settle.get("drain_read_bytes", 0) + settle.get("drain_write_bytes", 0)
-            fig["io_amplification_paid_without_drain"] = (
-                fig["io_amplification_paid"] - drained / user
-                if fig.get("io_amplification_paid") is not None and user else None)
-            runs[m.groups()] = fig
+    for m, path in report.reports_in(out, REPORT):
+        rep, fig = read_run(path)
+        why = run_status.problem(rep)
+        if why:
+            sys.exit(f"final_report.py: {path} {why}: "
+                     "run its part again (the runs resume)")
+        fig["pair"] = calibration_pair(rep)
+        # L0's peaks, for every run.
+        fig["l0_peak_bytes"], fig["l0_peak_depth"] = l0_peaks(rep["lsm_metrics"])
+        # The debt-paid I/O without the drain at rest's steps (the
+        # settle's WaitForCompact drains the ranged layout's L0 to one
+        # sorted run, work no RocksDB does): shown beside the target.
+        settle, user = rep.get("settle") or {}, report.user_bytes(rep["lsm_metrics"])
+        drained = settle.get("drain_read_bytes", 0) + settle.get("drain_write_bytes", 0)
+        fig["io_amplification_paid_without_drain"] = (
+            fig["io_amplification_paid"] - drained / user
+            if fig.get("io_amplification_paid") is not None and user else None)
+        runs[m.groups()] = fig
     return runs
 
 

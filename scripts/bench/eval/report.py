@@ -45,6 +45,21 @@ RUN_REPORT = re.compile(r"(sustainable|load\d+)-([\w-]+)\.json")
 # A run_abcd.sh run's report: its kind (closed, or run<pct> for the open
 # loop), workload, key distribution and system.
 RUNS_REPORT = re.compile(r"(closed|run\d+)-([a-f])-(uniform|zipfian|latest)-([\w-]+)\.json")
+# A reopen_steps.sh run's report: its phase (fill-<how><n> or
+# reopen-<how><n>) and system.
+REOPEN_REPORT = re.compile(r"((?:fill|reopen)-[a-z]+\d+)-([\w-]+)\.json")
+
+
+def reports_in(out, *patterns):
+    """(match, path) of every report in directory OUT whose name one of
+    PATTERNS matches (the first that does), by name: the one walk of a run
+    directory every reader of the evaluation takes."""
+    for name in sorted(os.listdir(out)):
+        for pattern in patterns:
+            m = pattern.fullmatch(name)
+            if m:
+                yield m, os.path.join(out, name)
+                break
 
 
 def report_name(experiment, system):
@@ -267,20 +282,14 @@ def read_run(report_path):
 def run_reports(out):
     """(run name, system, report JSON) of every load_a.sh report in OUT, by
     name."""
-    for name in sorted(os.listdir(out)):
-        m = RUN_REPORT.fullmatch(name)
-        if m:
-            with open(os.path.join(out, name)) as f:
-                yield name[:-len(".json")], m[2], json.load(f)
+    for m, path in reports_in(out, RUN_REPORT):
+        with open(path) as f:
+            yield os.path.basename(beside(path, "")), m[2], json.load(f)
 
 
 def load_dir(out):
-    runs = {}  # (experiment, system) -> figures
-    for name in sorted(os.listdir(out)):
-        m = RUN_REPORT.fullmatch(name)
-        if m:
-            runs[m.groups()] = read_run(os.path.join(out, name))[1]
-    return runs
+    """{(experiment, system): figures} of one load_a.sh directory."""
+    return {m.groups(): read_run(path)[1] for m, path in reports_in(out, RUN_REPORT)}
 
 
 def fmt(v, digits=1):

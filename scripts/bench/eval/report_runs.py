@@ -28,7 +28,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import (BASELINE, OURS, RUNS_REPORT, fmt, publish, read_out_dir,  # noqa: E402
-                    read_run, render_machine, systems_of, table)
+                    read_run, render_machine, reports_in, systems_of, table)
 
 WORKLOAD_ORDER = "abcdef"
 READ_TARGET = 12  # Run A read P99: RocksDB-IO / vLSM at least this
@@ -75,12 +75,7 @@ def run_figures(path):
 def load_dir(out):
     """{(kind, workload, distribution, system): figures}; kind is "closed"
     or "run<pct>"."""
-    runs = {}
-    for name in sorted(os.listdir(out)):
-        m = RUNS_REPORT.fullmatch(name)
-        if m:
-            runs[m.groups()] = run_figures(os.path.join(out, name))
-    return runs
+    return {m.groups(): run_figures(path) for m, path in reports_in(out, RUNS_REPORT)}
 
 
 def ordered_workloads(runs):

@@ -37,7 +37,7 @@ import final_report  # noqa: E402  (NAMES, ORDER, run_names, still_going)
 import limiter_charge as charges  # noqa: E402  (charge, per_counted)
 import run_status  # noqa: E402
 from report import (RUN_REPORT, beside, compaction_bytes, fmt, page_arguments,  # noqa: E402
-                    publish_sections, read_out_dir, store_figures, table)
+                    publish_sections, read_out_dir, reports_in, store_figures, table)
 
 SEARCH = "search"
 RANGED, ROCKSDB_IO = final_report.RANGED, final_report.ROCKSDB_IO
@@ -57,11 +57,11 @@ def load_searches(out):
     of one search directory; exits on a search that was stopped or
     counted errors."""
     found = {}
-    for name in sorted(os.listdir(out)):
-        m = RUN_REPORT.fullmatch(name)
-        if not m or m[1] != "sustainable":
+    for m, path in reports_in(out, RUN_REPORT):
+        if m[1] != "sustainable":
             continue
-        with open(os.path.join(out, name)) as f:
+        name = os.path.basename(path)
+        with open(path) as f:
             rep = json.load(f)
         why = run_status.problem(rep)
         if why:
@@ -70,7 +70,7 @@ def load_searches(out):
         # describes that step (ycsb/sustainable_rate_search.cc), its
         # lsm_metrics every step.
         rows = None
-        csv_path = beside(os.path.join(out, name), ".csv")
+        csv_path = beside(path, ".csv")
         if os.path.exists(csv_path):
             with open(csv_path) as f:
                 rows = list(csv.DictReader(f))

@@ -20,25 +20,20 @@ L0 layout (issue 20) is judged on them.
 """
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import read_out_dir  # noqa: E402
+from report import REOPEN_REPORT, RUN_REPORT, read_out_dir, reports_in  # noqa: E402
 
 MIB = 1 << 20
-# load_a.sh's runs, and reopen_steps.sh's loads and reopens.
-REPORT = re.compile(r"^(sustainable|load\d+|(?:fill|reopen)-[a-z]+\d+)-(.+)\.json$")
 
 
 def load_reports(d):
-    """(load, system, report) of every run report in directory D, sorted."""
+    """(load, system, report) of every run report in directory D, by name:
+    load_a.sh's runs, and reopen_steps.sh's loads and reopens."""
     out = []
-    for name in sorted(os.listdir(d)):
-        m = REPORT.match(name)
-        if m is None or name.endswith(".machine.json"):
-            continue
-        with open(os.path.join(d, name)) as f:
+    for m, path in reports_in(d, RUN_REPORT, REOPEN_REPORT):
+        with open(path) as f:
             out.append((m.group(1), m.group(2), json.load(f)))
     return out
 
