@@ -85,6 +85,16 @@ class StepWidthsTest(unittest.TestCase):
                                 ("reopen-close1", "vlsm-ranged-rs"): "31.0",
                                 ("reopen-kill2", "rocksdb"): "500.0"})
 
+    def test_a_run_of_several_regions_is_refused_not_read_as_its_first(self):
+        two = report(64000, 600)
+        two["lsm_metrics"] = two["lsm_metrics"] * 2
+        with tempfile.TemporaryDirectory() as run:
+            with open(os.path.join(run, "load80-rocksdb.json"), "w") as f:
+                json.dump(two, f)
+            r = subprocess.run([sys.executable, STEP_WIDTHS, run], capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("load80-rocksdb has 2 regions", r.stderr)
+
     def test_a_missing_directory_is_named_not_a_traceback(self):
         r = subprocess.run([sys.executable, STEP_WIDTHS, "/nonexistent/run"],
                            capture_output=True, text=True)

@@ -45,6 +45,11 @@ def reports(directory):
 
 
 def row(load, system, r):
+    if len(r["lsm_metrics"]) != 1:
+        # Its step widths are one tree's (P99 and the wide steps do not add
+        # over regions): figures of region 0 alone would pass for the store's.
+        sys.exit(f"step_widths.py: {load}-{system} has {len(r['lsm_metrics'])} regions; "
+                 "this table is of one-region runs (report.py sums regions)")
     lm = r["lsm_metrics"][0]
     levels = {lv["level"]: lv for lv in lm["levels"]}
 
