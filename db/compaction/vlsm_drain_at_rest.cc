@@ -80,17 +80,13 @@ bool VlsmDrainEnabled(const MutableCFOptions& moptions,
 
 namespace {
 
-// The drain's seeds over spans (vstorage's L0 with busy flags now): the
-// due rule's seeds (DueL0Seeds) with the depth trigger one above the depth
-// the drain leaves, and no byte rule.
-std::vector<std::vector<size_t>> DrainSeeds(const VersionStorageInfo& vstorage,
-                                            const VlsmL0Model& model,
-                                            const std::vector<KeySpan>& spans) {
+// The drain's triggers: the due rule's (DueL0Seeds) with the depth one
+// above the depth the drain leaves, and no byte rule.
+RangedL0Triggers DrainTriggers() {
   RangedL0Triggers drain;
   drain.depth = kVlsmRestL0Depth + 1;
   drain.byte_target = 0;
-  return DueL0Seeds(spans, vstorage.user_comparator(), drain,
-                    /*count_busy=*/false, &model.ends());
+  return drain;
 }
 
 // Whether a level's score says a compaction is due (the sorted scores'
@@ -108,8 +104,7 @@ bool OtherCompactionDue(const VersionStorageInfo& vstorage) {
 
 std::vector<std::vector<size_t>> DrainSeedsOf(
     const VersionStorageInfo& vstorage) {
-  const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(vstorage);
-  return DrainSeeds(vstorage, *model, model->SpansNow());
+  return VlsmL0Now(vstorage).DueSeeds(DrainTriggers());
 }
 
 bool VlsmArmDrain(const VersionStorageInfo& vstorage,
@@ -151,10 +146,9 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
       !picker->level0_compactions_in_progress()->empty()) {
     return false;
   }
-  const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage);
-  const std::vector<KeySpan> spans = model->SpansNow();
-  const std::vector<std::vector<size_t>> seeds =
-      DrainSeeds(*vstorage, *model, spans);
+  const VlsmL0Now l0(*vstorage);
+  const std::vector<KeySpan>& spans = l0.spans();
+  const std::vector<std::vector<size_t>> seeds = l0.DueSeeds(DrainTriggers());
   const VlsmL0PickRequest request =
       VlsmBaseLevelPickRequest(cf_name, vstorage, picker, ioptions, moptions);
   bool must_wait = false;

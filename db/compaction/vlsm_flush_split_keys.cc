@@ -488,21 +488,16 @@ std::vector<std::string> VlsmFlushCutsOf(const MutableCFOptions& moptions,
   limits.flush_bytes = flush_bytes;
   limits.min_piece_bytes = VlsmMinFlushPieceBytes(moptions);
   limits.max_pieces = kVlsmMaxFlushPieces;
-  return FlushSplitKeys(VlsmL0ModelOf(base)->SpansNow(),
-                        SpansOf(base.LevelFiles(level)),
-                        ioptions.user_comparator, limits);
+  return VlsmL0Now(base).FlushCuts(SpansOf(base.LevelFiles(level)), limits);
 }
 
 std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
-                                        const ImmutableCFOptions& ioptions,
                                         const VersionStorageInfo& base) {
   const int level = VlsmGuardLevel(base);
   const std::vector<KeySpan> below = level < base.num_levels()
                                          ? SpansOf(base.LevelFiles(level))
                                          : std::vector<KeySpan>{};
-  return L0GuardKeys(VlsmL0ModelOf(base)->SpansNow(), below,
-                     ioptions.user_comparator,
-                     VlsmMinFlushPieceBytes(moptions));
+  return VlsmL0Now(base).GuardKeys(below, VlsmMinFlushPieceBytes(moptions));
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -143,7 +143,6 @@ std::vector<std::string> VlsmFlushCutsOf(const MutableCFOptions& moptions,
 // whatever the weights say, and where ranged L0 -> L1 steps cut their L1
 // outputs (vlsm_l1_guard_cuts.h).
 std::vector<std::string> VlsmL0GuardsOf(const MutableCFOptions& moptions,
-                                        const ImmutableCFOptions& ioptions,
                                         const VersionStorageInfo& base);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -114,6 +114,27 @@ std::shared_ptr<const VlsmL0Model> VlsmL0ModelOf(
   return std::make_shared<const VlsmL0Model>(l0, vstorage.user_comparator());
 }
 
+VlsmL0Now::VlsmL0Now(const VersionStorageInfo& vstorage)
+    : model_(VlsmL0ModelOf(vstorage)),
+      ucmp_(vstorage.user_comparator()),
+      spans_(model_->SpansNow()) {}
+
+std::vector<std::vector<size_t>> VlsmL0Now::DueSeeds(
+    const RangedL0Triggers& triggers) const {
+  return DueL0Seeds(spans_, ucmp_, triggers, /*count_busy=*/false,
+                    &model_->ends());
+}
+
+std::vector<std::string> VlsmL0Now::FlushCuts(
+    const std::vector<KeySpan>& below, const FlushSplitLimits& limits) const {
+  return FlushSplitKeys(spans_, below, ucmp_, limits);
+}
+
+std::vector<std::string> VlsmL0Now::GuardKeys(const std::vector<KeySpan>& below,
+                                              uint64_t min_piece_bytes) const {
+  return L0GuardKeys(spans_, below, ucmp_, min_piece_bytes);
+}
+
 std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
     const VersionStorageInfo& vstorage, const MutableCFOptions& moptions) {
   const VlsmLayout layout = moptions.vlsm_layout;

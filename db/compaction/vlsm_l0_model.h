@@ -41,8 +41,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "db/compaction/vlsm_flush_split_keys.h"
 #include "db/compaction/vlsm_l0_due.h"
 #include "db/compaction/vlsm_l0_ranges.h"
 #include "db/compaction/vlsm_l0_sublevels.h"
@@ -114,6 +116,37 @@ class VlsmL0Model {
 // length of their decision.
 std::shared_ptr<const VlsmL0Model> VlsmL0ModelOf(
     const VersionStorageInfo& vstorage);
+
+// L0 as one decision sees it: the version's model, with which files are
+// being compacted read once, when the decision starts (with the DB mutex
+// held: the flags change under it). The pick, the drain and the cuts ask it
+// their L0 questions rather than the pure functions with the spans, the
+// comparator and the sorted ends passed by hand. (The score and the debt
+// term ask the model itself, VlsmL0Model::ScoreNow and DebtNow: they skip the
+// copy of the spans when no file is busy.)
+class VlsmL0Now {
+ public:
+  explicit VlsmL0Now(const VersionStorageInfo& vstorage);
+
+  // L0's spans newest first, busy flags as they were read.
+  const std::vector<KeySpan>& spans() const { return spans_; }
+  // The seeds of the steps due under `triggers`, files being compacted
+  // left out (DueL0Seeds, vlsm_l0_due.h).
+  std::vector<std::vector<size_t>> DueSeeds(
+      const RangedL0Triggers& triggers) const;
+  // Where a flush is cut over `below`, the guard level's spans
+  // (FlushSplitKeys, vlsm_flush_split_keys.h).
+  std::vector<std::string> FlushCuts(const std::vector<KeySpan>& below,
+                                     const FlushSplitLimits& limits) const;
+  // The guards over `below` (L0GuardKeys).
+  std::vector<std::string> GuardKeys(const std::vector<KeySpan>& below,
+                                     uint64_t min_piece_bytes) const;
+
+ private:
+  std::shared_ptr<const VlsmL0Model> model_;
+  const Comparator* ucmp_;
+  std::vector<KeySpan> spans_;
+};
 
 // The model a version being prepared keeps: built under the vLSM layouts,
 // null under stock priorities (whose decisions never ask; the DB properties

@@ -66,7 +66,7 @@ std::unique_ptr<SstPartitioner> VlsmCutAtL0Guards(
     return user;
   }
   std::vector<std::string> guards =
-      VlsmL0GuardsOf(moptions, ioptions, *c.input_version()->storage_info());
+      VlsmL0GuardsOf(moptions, *c.input_version()->storage_info());
   if (guards.empty()) {
     return user;
   }

@@ -80,18 +80,14 @@ bool PickRangedL0(const VlsmL0PickRequest& request,
   if (!L0PickMayStart(vstorage, request.picker, start_level_inputs)) {
     return false;
   }
-  const Comparator* ucmp = vstorage->user_comparator();
-  const std::shared_ptr<const VlsmL0Model> model = VlsmL0ModelOf(*vstorage);
-  const std::vector<KeySpan> spans = model->SpansNow();
+  const VlsmL0Now l0(*vstorage);
   std::vector<std::vector<size_t>> seeds =
-      DueL0Seeds(spans, ucmp, RangedL0TriggersOf(*vstorage, request.moptions),
-                 /*count_busy=*/false, &model->ends());
+      l0.DueSeeds(RangedL0TriggersOf(*vstorage, request.moptions));
   if (seeds.empty() && !due_only) {
     // Every range, deepest first: a trigger of depth 1 makes each one due.
-    seeds = DueL0Seeds(spans, ucmp, RangedL0Triggers{}, /*count_busy=*/false,
-                       &model->ends());
+    seeds = l0.DueSeeds(RangedL0Triggers{});
   }
-  return PickL0StepFromSeeds(request, spans, seeds, /*max_input_bytes=*/0,
+  return PickL0StepFromSeeds(request, l0.spans(), seeds, /*max_input_bytes=*/0,
                              start_level_inputs);
 }
 
