@@ -111,6 +111,37 @@ class VlsmLayoutRules {
   virtual bool OwesL0ByRange() const { return false; }
 };
 
+// The ranged layout's triggers and score, which its rules, its pick, the
+// version's L0 model and the DB property ask.
+
+// When L0 work falls due under the ranged layout, from the version and the
+// options:
+// - depth: RangedDepthTrigger over L1's bytes (level0_file_num_compaction_
+//   trigger, which ConfigureVlsm sets to ranged_l0_depth, or less while L1
+//   is small, so that a fresh DB's steps start narrow);
+// - byte_target: max_bytes_for_level_base (L1's target, as stock's L0 score
+//   counts L0's bytes), but at most (level0_slowdown_writes_trigger - 2)
+//   memtables' worth. Why the cap: Flush() waits while one more memtable in
+//   L0 would reach the slowdown trigger (WaitUntilFlushWouldNotStallWrites:
+//   stall count + 1 >= slowdown, that is L0 > (slowdown - 2) memtables), and
+//   writes slow at the trigger itself: L0 must be due before either, or they
+//   wait for a compaction nobody schedules. With sequential keys the depth
+//   stays 1, and this is what makes L0 due.
+RangedL0Triggers RangedL0TriggersOf(const VersionStorageInfo& vstorage,
+                                    const MutableCFOptions& moptions);
+
+// L0's compaction score under the ranged layout (RangedL0Score over the
+// files not being compacted, RangedL0TriggersOf): what ComputeCompactionScore
+// sets and what the liveness check asks (VlsmLevelDueNow), read from the
+// version's L0 model.
+double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
+                       const MutableCFOptions& moptions);
+
+// The depth trigger in force for the version (RangedDepthTrigger over L1's
+// bytes): the one computation the triggers and the DB property share.
+int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
+                             const MutableCFOptions& moptions);
+
 // The rules of `layout`: one object per layout, for the process's life.
 const VlsmLayoutRules& VlsmLayoutRulesOf(VlsmLayout layout);
 

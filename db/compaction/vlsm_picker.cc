@@ -195,34 +195,6 @@ void VlsmPutL0Last(int max_input_level, std::vector<double>* scores_by_level) {
   }
 }
 
-int VlsmRangedDepthTriggerOf(const VersionStorageInfo& vstorage,
-                             const MutableCFOptions& moptions) {
-  return RangedDepthTrigger(
-      moptions.level0_file_num_compaction_trigger,
-      vstorage.num_levels() > 1 ? vstorage.NumLevelBytes(1) : 0,
-      moptions.write_buffer_size);
-}
-
-RangedL0Triggers RangedL0TriggersOf(const VersionStorageInfo& vstorage,
-                                    const MutableCFOptions& moptions) {
-  RangedL0Triggers t;
-  t.depth = VlsmRangedDepthTriggerOf(vstorage, moptions);
-  // The most L0 may hold before Flush() waits (see the header).
-  const uint64_t flush_waits_above =
-      static_cast<uint64_t>(
-          std::max(moptions.level0_slowdown_writes_trigger - 2, 1)) *
-      std::max<uint64_t>(moptions.write_buffer_size, 1);
-  t.byte_target =
-      std::min<uint64_t>(moptions.max_bytes_for_level_base, flush_waits_above);
-  return t;
-}
-
-double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
-                       const MutableCFOptions& moptions) {
-  return VlsmL0ModelOf(vstorage)->ScoreNow(
-      RangedL0TriggersOf(vstorage, moptions));
-}
-
 void VlsmAdjustCompactionScores(const VersionStorageInfo& vstorage,
                                 const MutableCFOptions& moptions,
                                 int max_input_level,
