@@ -137,7 +137,9 @@ class VlsmSplitFlushWriter {
   // flush adds the first.
   void AddMorePieces(VersionEdit* edit) const;
   // How many pieces follow the first, and the bytes they hold.
-  int more_pieces() const { return static_cast<int>(more_pieces_.size()); }
+  int more_piece_count() const {
+    return static_cast<int>(more_pieces_.size());
+  }
   uint64_t MorePiecesBytes() const;
   // Widens the flush's sequence numbers in `info` (made from the first
   // piece) to cover the pieces after it, so that OnFlushCompleted reports

@@ -7,27 +7,14 @@
 #include <cstdio>
 #include <string>
 
-#include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_layout_rules.h"
 #include "db/compaction/vlsm_level_walk.h"
-#include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
 #include "rocksdb/env.h"
 #include "test_util/sync_point.h"
 
 namespace ROCKSDB_NAMESPACE {
-
-bool L0HoldsASplitFlush(const std::vector<FileMetaData*>& l0) {
-  // L0 is kept newest first, so the pieces of one flush are neighbours.
-  for (size_t i = 1; i < l0.size(); ++i) {
-    if (l0[i]->epoch_number == l0[i - 1]->epoch_number &&
-        l0[i]->epoch_number != kUnknownEpochNumber) {
-      return true;
-    }
-  }
-  return false;
-}
 
 int VlsmL0StallCount(const VersionStorageInfo& vstorage,
                      const ImmutableOptions& ioptions,

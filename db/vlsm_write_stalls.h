@@ -46,9 +46,6 @@ int VlsmL0StallCount(const VersionStorageInfo& vstorage,
                      const ImmutableOptions& ioptions,
                      const MutableCFOptions& moptions, int stock_count);
 
-// Whether two files of L0 (newest first, as a version keeps it) share an
-// epoch: the pieces of one split flush.
-bool L0HoldsASplitFlush(const std::vector<FileMetaData*>& l0);
 
 // Sets the version's L0 stall count again (VlsmL0StallCount) under the
 // options its scores are computed with. Why: VersionStorageInfo::

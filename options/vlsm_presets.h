@@ -1,7 +1,8 @@
 // The VlsmOptions presets by name, for the tools that take one on their
 // command line (db_bench_vlsm --vlsm_preset, ycsb_vlsm vlsm.preset,
-// vlsm_preset_options --preset), so that a benchmark system can say "the
-// preset" instead of spelling its values again (scripts/bench/systems.py):
+// vlsm_preset_options --preset), so that a user benchmarks "the preset"
+// without spelling its values (the benchmark systems read them from
+// vlsm_preset_options: scripts/bench/systems.py):
 //   ranged  VlsmOptions::Ranged(), the configuration users are told to take;
 //   paper   VlsmOptions(), the paper's tree.
 #pragma once

@@ -6,10 +6,10 @@
 // RocksDB's default Options with ConfigureVlsm(preset) (options/
 // vlsm_presets.h): ranged (the default), VlsmOptions::Ranged(), the
 // configuration users are told to take; paper, VlsmOptions(). The measured
-// ranged system (scripts/bench/systems.py) asks the benchmark tools for the
-// same preset (vlsm.preset, --vlsm_preset); tests/eval/
-// test_preset_options.py compares what this prints with what ycsb_vlsm
-// opens for that system (mode=describe).
+// ranged system of scripts/bench/systems.py is read from what this prints
+// (scripts/bench/presets/ranged.options); tests/eval/test_preset_options.py
+// checks that file against this tool and what ycsb_vlsm opens for that
+// system (mode=describe) against the preset.
 #include <cstdio>
 #include <string>
 

@@ -132,7 +132,7 @@ int VlsmGuardLevel(const VersionStorageInfo& base);
 // Where a flush of `flush_bytes` starting on `base` is cut (FlushSplitKeys
 // with the limits above; empty: one file). Cuts only under kVlsmRanged with
 // level compaction; which flushes stay whole whatever the layout (blob
-// files, timestamps, atomic flush) is the writer's to say
+// files, timestamps, atomic flush) is the flush's to say
 // (VlsmFlushSplitKeysFor, db/vlsm_flush_split.h).
 std::vector<std::string> VlsmFlushCutsOf(const MutableCFOptions& moptions,
                                          const ImmutableCFOptions& ioptions,

@@ -154,6 +154,13 @@ std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
   return model;
 }
 
+bool VlsmBuildsL0Sublevels(VlsmLayout layout) {
+  // Under kVlsmRanged always, even while kFiles is forced: a test then reads
+  // one version both ways.
+  return VlsmLayoutRulesOf(layout).ReadsL0AsSublevels() ||
+         VlsmL0ReadPathForTest() == VlsmL0ReadPath::kSublevels;
+}
+
 const VlsmL0Sublevels* VlsmL0SublevelsForReads(
     const VersionStorageInfo& vstorage) {
   const std::shared_ptr<const VlsmL0Model>& model = vstorage.vlsm_l0_model();

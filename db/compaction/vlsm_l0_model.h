@@ -156,6 +156,10 @@ class VlsmL0Now {
 std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
     const VersionStorageInfo& vstorage, const MutableCFOptions& moptions);
 
+// Whether a version prepared under `layout` builds its sublevels: when its
+// rules read L0 as sublevels, or a test forces them (VlsmL0ReadPath).
+bool VlsmBuildsL0Sublevels(VlsmLayout layout);
+
 // The sublevels a read of this version's L0 takes, or null to read L0 file
 // by file (VlsmL0ReadPath, vlsm_l0_sublevels.h). The one choke point both
 // read paths (patch 0018: iterators and Get) ask.

@@ -98,6 +98,17 @@ int MaxDepth(const std::vector<KeySpan>& l0, const Comparator* ucmp,
   return deepest;
 }
 
+bool L0HoldsASplitFlush(const std::vector<FileMetaData*>& l0) {
+  // L0 is kept newest first, so the pieces of one flush are neighbours.
+  for (size_t i = 1; i < l0.size(); ++i) {
+    if (l0[i]->epoch_number == l0[i - 1]->epoch_number &&
+        l0[i]->epoch_number != kUnknownEpochNumber) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes) {
   const uint64_t unit = std::max<uint64_t>(memtable_bytes, 1);
   const uint64_t worth = (l0_bytes + unit - 1) / unit;

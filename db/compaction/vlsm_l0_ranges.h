@@ -148,6 +148,11 @@ std::vector<size_t> OlderOverlapClosure(const std::vector<KeySpan>& l0,
 // compresses, so L0 then holds more flushes before writes slow down.
 int L0MemtablesWorth(uint64_t l0_bytes, uint64_t memtable_bytes);
 
+// Whether two files of L0 (newest first, as a version keeps it) share an
+// epoch: the pieces of one split flush. While it holds, every layout's stall
+// count is L0's bytes in memtables' worth (VlsmL0StallCount).
+bool L0HoldsASplitFlush(const std::vector<FileMetaData*>& l0);
+
 // The depth at which the ranged layout compacts a range of L0: one more than
 // L1's whole memtables' worth (L1 bytes / memtable bytes, rounded down), at
 // most the configured depth trigger (level0_file_num_compaction_trigger).

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "db/compaction/vlsm_layout_rules.h"
 #include "db/version_set.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -164,11 +163,5 @@ const LevelFilesBrief* VlsmNextL0SublevelFor(const VlsmL0Sublevels& sublevels,
   return nullptr;
 }
 
-bool VlsmBuildsL0Sublevels(VlsmLayout layout) {
-  // Under kVlsmRanged always, even while kFiles is forced: a test then reads
-  // one version both ways.
-  return VlsmLayoutRulesOf(layout).ReadsL0AsSublevels() ||
-         VlsmL0ReadPathForTest() == VlsmL0ReadPath::kSublevels;
-}
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -118,7 +118,4 @@ std::unique_ptr<VlsmL0Sublevels> BuildVlsmL0Sublevels(
     const std::vector<FileMetaData*>& l0, const std::vector<KeySpan>& spans,
     const Comparator* ucmp, Arena* arena);
 
-// Whether a version prepared under `layout` builds its sublevels.
-bool VlsmBuildsL0Sublevels(VlsmLayout layout);
-
 }  // namespace ROCKSDB_NAMESPACE

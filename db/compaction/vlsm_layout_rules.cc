@@ -7,7 +7,6 @@
 #include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
-#include "db/vlsm_write_stalls.h"
 #include "options/cf_options.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -113,7 +112,9 @@ bool VlsmLayoutRules::PickL0(const VlsmL0PickRequest& /*request*/,
 int VlsmLayoutRules::L0StallCount(const VersionStorageInfo& vstorage,
                                   const MutableCFOptions& moptions,
                                   int stock_count) const {
-  // Files, unless L0 still holds a split flush's pieces (vlsm_write_stalls.h).
+  // Files, unless L0 still holds a split flush's pieces: after a switch
+  // away from the ranged layout they would stop writes as files
+  // (VlsmL0StallCount, db/vlsm_write_stalls.h).
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
   if (!L0HoldsASplitFlush(l0)) {
     return stock_count;
@@ -169,18 +170,19 @@ double RangedL0ScoreOf(const VersionStorageInfo& vstorage,
 }
 
 const VlsmLayoutRules& VlsmLayoutRulesOf(VlsmLayout layout) {
-  static const VlsmLayoutRules kStock;
-  static const PaperRules kPaper;
-  static const RangedRules kRanged;
+  // Never destroyed: a background thread may ask after main returns.
+  static const VlsmLayoutRules* const kStock = new VlsmLayoutRules();
+  static const VlsmLayoutRules* const kPaper = new PaperRules();
+  static const VlsmLayoutRules* const kRanged = new RangedRules();
   switch (layout) {
     case VlsmLayout::kSingleFile:
-      return kPaper;
+      return *kPaper;
     case VlsmLayout::kRanged:
-      return kRanged;
+      return *kRanged;
     case VlsmLayout::kStock:
       break;
   }
-  return kStock;
+  return *kStock;
 }
 
 }  // namespace ROCKSDB_NAMESPACE

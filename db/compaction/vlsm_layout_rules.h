@@ -45,7 +45,8 @@ class VersionStorageInfo;
 struct CompactionInputFiles;
 struct MutableCFOptions;
 
-// What an L0 pick reads: the compaction builder's fields, passed once.
+// What an L0 pick reads: the compaction builder's fields, passed once. It
+// refers to them (the name, the options): it lives within one pick.
 struct VlsmL0PickRequest {
   const std::string& cf_name;
   VersionStorageInfo* vstorage;
@@ -74,7 +75,8 @@ class VlsmLayoutRules {
 
   // The layout's automatic L0 pick into request.output_level (see
   // PickVlsmL0Inputs); false, with *inputs cleared, when none may start.
-  // Stock has none: RocksDB picks.
+  // Stock has none: RocksDB picks, and every caller asks IsVlsmLayout first
+  // (asserted; a release build gets false).
   virtual bool PickL0(const VlsmL0PickRequest& request, bool due_only,
                       CompactionInputFiles* inputs) const;
   // Whether an automatic step out of L0 takes exactly the oldest L0 file

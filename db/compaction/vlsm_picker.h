@@ -97,12 +97,20 @@ bool PickVlsmL0Inputs(const MutableCFOptions& moptions,
 
 // The request of an L0 step into the base level, with the penultimate level
 // Compaction::EvaluatePenultimateLevel gives such a step: what VlsmTakeL0Pick
-// and the drain at rest (VlsmPickDrainStep) pick with.
+// and the drain at rest (VlsmPickDrainStep) pick with. The request refers to
+// cf_name and moptions: use it within the call that has them (a temporary
+// name would dangle, hence the deleted overload).
 VlsmL0PickRequest VlsmBaseLevelPickRequest(const std::string& cf_name,
                                            VersionStorageInfo* vstorage,
                                            CompactionPicker* picker,
                                            const ImmutableOptions& ioptions,
                                            const MutableCFOptions& moptions);
+VlsmL0PickRequest VlsmBaseLevelPickRequest(std::string&& cf_name,
+                                           VersionStorageInfo* vstorage,
+                                           CompactionPicker* picker,
+                                           const ImmutableOptions& ioptions,
+                                           const MutableCFOptions& moptions) =
+    delete;
 
 // The choke point of every automatic pick that starts in L0 under a vLSM
 // layout, called where the pick's first files are chosen and before anything

@@ -101,7 +101,11 @@ def preset(name):
     """(vLSM's (S_M, f, Phi, L0 layout), the system's own options) of the
     preset NAME: S_M is target_file_size_base, f the level multiplier and Phi
     f times L2's additional multiplier (ConfigureVlsm's sizing)."""
-    with open(os.path.join(PRESETS, name + ".options")) as f:
+    path = os.path.join(PRESETS, name + ".options")
+    if not os.path.exists(path):
+        sys.exit(f"systems.py: {path} is missing: write it with "
+                 f"build/vlsm_preset_options --preset={name} > {path}")
+    with open(path) as f:
         opts = dict(line.strip().partition("=")[::2] for line in f if "=" in line)
     growth = int(float(opts["max_bytes_for_level_multiplier"]))
     phi = growth * int(opts["max_bytes_for_level_multiplier_additional"].split(":")[1])

@@ -80,9 +80,16 @@ class PresetOptionsTest(unittest.TestCase):
         return differ
 
     def test_the_preset_file_is_what_the_preset_sets(self):
+        # As options, not text: the tool prints them in the order of
+        # RocksDB's option table, which nothing promises. Compression aside:
+        # RocksDB's default depends on the codecs the library was built with,
+        # and every system sets its own (HARNESS_CHOICES).
         with open(PRESET_FILE) as f:
-            committed = f.read()
-        now = self.run_tool(os.path.join(BUILD, "vlsm_preset_options"), "--preset=ranged")
+            committed = options_of(f.read())
+        now = options_of(self.run_tool(os.path.join(BUILD, "vlsm_preset_options"),
+                                       "--preset=ranged"))
+        for opts in (committed, now):
+            opts.pop("compression", None)
         self.assertEqual(committed, now,
                          "rewrite %s with vlsm_preset_options --preset=ranged" % PRESET_FILE)
 

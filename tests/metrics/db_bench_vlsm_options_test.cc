@@ -3,6 +3,7 @@
 #include "gtest/gtest.h"
 #include "tests/status_assertions.h"
 #include "tools/db_bench_vlsm_options.h"
+#include "tools/vlsm_tool_options.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
@@ -212,6 +213,24 @@ TEST(DbBenchVlsmFlagsTest, PresetFlag) {
   EXPECT_NE(e.find("--vlsm_preset has no effect without --vlsm"),
             std::string::npos)
       << e;
+}
+
+// The measuring tools' size flags take the one size grammar
+// (util/vlsm_byte_size.h): units in either case, nothing else, and no
+// value past 64 bits (strtoull saturated those and called them good).
+TEST(VlsmToolOptionsTest, SizesAreParsedOneWay) {
+  bool ok = false;
+  EXPECT_EQ(VlsmToolSize("64M", &ok), uint64_t{64} << 20);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(VlsmToolSize("4k", &ok), uint64_t{4} << 10);
+  EXPECT_TRUE(ok);
+  for (const char* bad : {"", "+5", " 5", "5 ", "1.5G", "5T", "-1",
+                          "18446744073709551616", "17179869184G"}) {
+    EXPECT_EQ(VlsmToolSize(bad, &ok), 0u) << bad;
+    EXPECT_FALSE(ok) << bad;
+  }
+  EXPECT_EQ(VlsmToolSize("18446744073709551615", &ok), ~uint64_t{0});
+  EXPECT_TRUE(ok);
 }
 
 }  // namespace

@@ -17,6 +17,10 @@ A second table names each system's widest listed compaction and what it
 took: the bytes from the level above (an L0 backlog shows here) against the
 bytes of the level below. report.py's tables have no step widths; the ranged
 L0 layout (issue 20) is judged on them.
+
+Runs of one region only: a report of several is refused, naming it (step
+widths are one tree's; report.py sums regions), as is a directory that is
+missing or holds no report.
 """
 import json
 import os
