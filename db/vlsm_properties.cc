@@ -2,7 +2,6 @@
 
 #include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_layout_rules.h"
-#include "db/compaction/vlsm_picker.h"
 #include "db/version_set.h"
 #include "db/vlsm_write_stalls.h"
 #include "options/cf_options.h"
