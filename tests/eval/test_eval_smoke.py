@@ -14,6 +14,7 @@ Every committed settings file names only known settings and systems.
 """
 import json
 import os
+import re
 import shutil
 import sys
 import unittest
@@ -116,9 +117,19 @@ class EvalSmoke(unittest.TestCase):
             self.assertGreaterEqual(r["cpu_us_per_op_paid"], r["cpu_us_per_op"], name)
             if name.startswith("load"):
                 pct = int(name[4:6])
-                # Offered at pct % of RocksDB's closed-loop rate (whole ops/s).
-                self.assertAlmostEqual(r["offered_ops_per_s"], base * pct / 100,
-                                       delta=0.05 * base * pct / 100 + 1, msg=name)
+                # load_a.sh asks for pct % of RocksDB's closed-loop rate in
+                # whole ops/s (base_rate in config.txt): the target the
+                # report records, exactly.
+                with open(os.path.join(self.out, "config.txt")) as f:
+                    base_rate = int(re.search(r"^base_rate=(\d+)", f.read(), re.M)[1])
+                self.assertLessEqual(abs(base_rate - base), 1, name)
+                with open(os.path.join(self.out, name.replace("/", "-") + ".json")) as f:
+                    target = json.load(f)["target_ops_per_s"]
+                self.assertEqual(target, base_rate * pct // 100, name)
+                # What the generator then offered is a measurement: a busy
+                # machine makes it fall short of the target (7.8% short beside
+                # a CPU hog, two runs at a time), never exceed it.
+                self.assertLessEqual(r["offered_ops_per_s"], target * 1.02, name)
                 self.assertLessEqual(r["achieved_ops_per_s"], r["offered_ops_per_s"] * 1.02, name)
                 # The harness's floor beside the store's figures: the
                 # generator's lag in this run, and the 1 s null-store run.
