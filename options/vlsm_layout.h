@@ -8,9 +8,17 @@
 // MutableCFOptions, in RefreshDerivedOptions (patch 0016), which every
 // construction and every SetOptions runs; code that asks "is this ranged"
 // reads MutableCFOptions::vlsm_layout and never compares priorities itself.
+//
+// The public API names the same layouts twice, because it has two doors:
+// compaction_pri (kVlsm, kVlsmRanged), which options strings and upstream's
+// options system carry, and VlsmL0Layout (rocksdb/vlsm.h), which
+// ConfigureVlsm takes and which has no "stock" (ConfigureVlsm always turns a
+// vLSM layout on). This enum is the one the fork decides with; the three
+// conversions below are the only places the three spellings meet.
 #pragma once
 
 #include "rocksdb/advanced_options.h"
+#include "rocksdb/vlsm.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -24,6 +32,20 @@ constexpr VlsmLayout VlsmLayoutOf(CompactionPri pri) {
   return pri == kVlsm         ? VlsmLayout::kSingleFile
          : pri == kVlsmRanged ? VlsmLayout::kRanged
                               : VlsmLayout::kStock;
+}
+
+constexpr VlsmLayout VlsmLayoutOf(VlsmL0Layout l0_layout) {
+  return l0_layout == VlsmL0Layout::kRanged ? VlsmLayout::kRanged
+                                            : VlsmLayout::kSingleFile;
+}
+
+// The compaction_pri that selects a layout (kVlsm, kVlsmRanged; stock's is
+// the caller's own, so it has none: kMinOverlappingRatio, upstream's default,
+// stands for it).
+constexpr CompactionPri CompactionPriOf(VlsmLayout layout) {
+  return layout == VlsmLayout::kSingleFile ? kVlsm
+         : layout == VlsmLayout::kRanged   ? kVlsmRanged
+                                           : kMinOverlappingRatio;
 }
 
 // Either vLSM layout: vSSTs in L1, no intra-L0 compaction, the L0 order rule.

@@ -9,6 +9,7 @@
 
 #include "options/compaction_pri_name.h"
 #include "options/vlsm_drain_settings.h"
+#include "options/vlsm_layout.h"
 #include "options/vlsm_sizing.h"
 #include "rocksdb/vlsm.h"
 
@@ -197,7 +198,7 @@ Status ConfigureVlsm(ColumnFamilyOptions* cf_options, const VlsmOptions& vlsm) {
   ColumnFamilyOptions o = *cf_options;  // committed only if all is well
   o.compaction_style = kCompactionStyleLevel;
   const bool ranged = vlsm.l0_layout == VlsmL0Layout::kRanged;
-  o.compaction_pri = ranged ? kVlsmRanged : kVlsm;
+  o.compaction_pri = CompactionPriOf(VlsmLayoutOf(vlsm.l0_layout));
   o.target_file_size_base = vlsm.sst_size;
   o.target_file_size_multiplier = 1;
   o.write_buffer_size = static_cast<size_t>(

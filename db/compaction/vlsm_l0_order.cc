@@ -47,7 +47,7 @@ std::string FileNumbers(const std::vector<FileMetaData*>& files) {
 
 }  // namespace
 
-Status VlsmCheckL0Order(CompactionPri pri,
+Status VlsmCheckL0Order(VlsmLayout layout,
                         const std::vector<CompactionInputFiles>& inputs,
                         int output_level,
                         const std::vector<FileMetaData*>& l0_newest_first,
@@ -75,12 +75,13 @@ Status VlsmCheckL0Order(CompactionPri pri,
           "; the pieces of one split flush): take all of them or none");
     }
   }
-  const VlsmLayout layout = VlsmLayoutOf(pri);
   if (!IsVlsmLayout(layout)) {
     return Status::OK();
   }
   // Named only when a rule is broken: this runs at every registration.
-  auto rule = [pri] { return "compaction_pri=" + CompactionPriName(pri); };
+  auto rule = [layout] {
+    return "compaction_pri=" + CompactionPriName(CompactionPriOf(layout));
+  };
   if (output_level == 0) {
     return Status::InvalidArgument(rule() + " never compacts L0 into L0 (" +
                                    taken() + "): compact into L1 instead");
@@ -132,7 +133,7 @@ Status VlsmCheckL0Order(const Compaction& c) {
     inputs[i].level = c.level(i);
     inputs[i].files = *c.inputs(i);
   }
-  return VlsmCheckL0Order(c.mutable_cf_options()->compaction_pri, inputs,
+  return VlsmCheckL0Order(c.mutable_cf_options()->vlsm_layout, inputs,
                           c.output_level(), c.input_vstorage()->LevelFiles(0),
                           !c.is_manual_compaction(),
                           c.immutable_options()->user_comparator);

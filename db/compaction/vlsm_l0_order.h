@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "rocksdb/advanced_options.h"
+#include "options/vlsm_layout.h"
 #include "rocksdb/status.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -35,10 +35,11 @@ struct FileMetaData;
 // its epoch, and L0 -> L0 output takes its inputs' smallest epoch: with some
 // of a flush's pieces left behind it would overlap them at the same epoch,
 // which VersionBuilder rejects as corruption.
-// l0_newest_first is the version's L0, as a VersionStorageInfo keeps it.
-// InvalidArgument naming the files when a rule is broken; OK for
-// compactions without L0 inputs.
-Status VlsmCheckL0Order(CompactionPri pri,
+// `layout` is the column family's (MutableCFOptions::vlsm_layout); messages
+// name the compaction_pri that selects it. l0_newest_first is the version's
+// L0, as a VersionStorageInfo keeps it. InvalidArgument naming the files when
+// a rule is broken; OK for compactions without L0 inputs.
+Status VlsmCheckL0Order(VlsmLayout layout,
                         const std::vector<CompactionInputFiles>& inputs,
                         int output_level,
                         const std::vector<FileMetaData*>& l0_newest_first,

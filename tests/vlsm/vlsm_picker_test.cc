@@ -342,8 +342,8 @@ TEST_P(VlsmPickerTest, L0OrderRuleOnGivenInputs) {
   const Comparator* ucmp = BytewiseComparator();
   const CompactionPri pri = GetParam();
   auto check = [&](std::vector<uint64_t> numbers, int output, bool automatic) {
-    return VlsmCheckL0Order(pri, {L0Numbered(numbers)}, output, l0, automatic,
-                            ucmp);
+    return VlsmCheckL0Order(VlsmLayoutOf(pri), {L0Numbered(numbers)}, output,
+                            l0, automatic, ucmp);
   };
   // Rules every priority satisfies.
   EXPECT_TRUE(check({1}, 1, true).ok());
@@ -704,8 +704,8 @@ TEST_P(RangedPickTest, L0OrderRuleForRangedPicks) {
   Finalize();
   const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
   auto check = [&](std::vector<uint64_t> numbers, int output) {
-    return VlsmCheckL0Order(kVlsmRanged, {L0Numbered(numbers)}, output, l0,
-                            /*automatic=*/true, BytewiseComparator());
+    return VlsmCheckL0Order(VlsmLayout::kRanged, {L0Numbered(numbers)}, output,
+                            l0, /*automatic=*/true, BytewiseComparator());
   };
   EXPECT_TRUE(check({1, 2}, 1).ok());
   EXPECT_TRUE(check({1, 2, 3}, 1).ok());
@@ -737,7 +737,7 @@ TEST_P(RangedPickTest, IntoL0TakesAllPiecesOfAFlushOrNone) {
   Finalize();
   const std::vector<FileMetaData*>& l0 = vstorage_->LevelFiles(0);
   auto check = [&](std::vector<uint64_t> numbers) {
-    return VlsmCheckL0Order(kMinOverlappingRatio, {L0Numbered(numbers)},
+    return VlsmCheckL0Order(VlsmLayout::kStock, {L0Numbered(numbers)},
                             /*output_level=*/0, l0, /*automatic=*/true,
                             BytewiseComparator());
   };
@@ -750,7 +750,7 @@ TEST_P(RangedPickTest, IntoL0TakesAllPiecesOfAFlushOrNone) {
             std::string::npos)
       << s.ToString();
   // Into L1 the stock priorities keep their own rules.
-  EXPECT_TRUE(VlsmCheckL0Order(kMinOverlappingRatio, {L0Numbered({32, 20})}, 1,
+  EXPECT_TRUE(VlsmCheckL0Order(VlsmLayout::kStock, {L0Numbered({32, 20})}, 1,
                                l0, true, BytewiseComparator())
                   .ok());
 }
@@ -1402,8 +1402,8 @@ TEST(RangedL0OrderTest, EveryRangedStepKeepsTheL0OrderRule) {
       for (size_t i : picked) {
         in.files.push_back(l0[i]);
       }
-      return VlsmCheckL0Order(kVlsmRanged, {in}, 1, l0, /*automatic=*/true,
-                              ucmp);
+      return VlsmCheckL0Order(VlsmLayout::kRanged, {in}, 1, l0,
+                              /*automatic=*/true, ucmp);
     };
     RangedL0Triggers by_bytes;
     by_bytes.depth = 100;
