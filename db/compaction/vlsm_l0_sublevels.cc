@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "db/version_set.h"
+#include "monitoring/perf_context_imp.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -147,21 +148,102 @@ VlsmL0ReadPath VlsmL0ReadPathForTest() {
   return ReadPath().load(std::memory_order_relaxed);
 }
 
-const LevelFilesBrief* VlsmNextL0SublevelFor(const VlsmL0Sublevels& sublevels,
-                                             const InternalKeyComparator& icmp,
-                                             const Slice& ikey, size_t* next,
-                                             uint32_t* file_index) {
-  const std::vector<LevelFilesBrief>& runs = sublevels.newest_first;
-  while (*next < runs.size()) {
-    const LevelFilesBrief& run = runs[(*next)++];
-    const int index = FindFile(icmp, run, ikey);
-    if (static_cast<size_t>(index) < run.num_files) {
-      *file_index = static_cast<uint32_t>(index);
-      return &run;
+namespace {
+
+// The file of `run` that may hold a visible version of ikey's user key
+// `ukey`, or null; `compare` is the comparator's CompareWithoutTimestamp.
+template <typename Compare>
+const FdWithKeyRange* RunFileHolding(const LevelFilesBrief& run,
+                                     const Slice& ukey, const Slice& ikey,
+                                     const InternalKeyComparator& icmp,
+                                     const Compare& compare,
+                                     uint64_t* comparisons) {
+  // The first file whose largest user key is at or after ukey, and that
+  // comparison's result (the search compares every file it lands on).
+  size_t lo = 0;
+  size_t hi = run.num_files;
+  int hi_vs_key = 1;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    const int c = compare(ExtractUserKey(run.files[mid].largest_key), ukey);
+    ++*comparisons;
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+      hi_vs_key = c;
     }
   }
-  return nullptr;
+  if (lo == run.num_files) {
+    return nullptr;
+  }
+  const FdWithKeyRange& f = run.files[lo];
+  if (hi_vs_key == 0) {
+    // ukey is f's largest user key: f holds a visible version only if its
+    // largest internal key sorts at or after the read's (the versions of a
+    // key sort newest first). The next file starts past ukey. (icmp counts
+    // this comparison itself.)
+    if (icmp.Compare(f.largest_key, ikey) < 0) {
+      return nullptr;
+    }
+  }
+  ++*comparisons;
+  return compare(ukey, ExtractUserKey(f.smallest_key)) < 0 ? nullptr : &f;
 }
 
+template <typename Compare>
+const FdWithKeyRange* NextL0FileFor(const VlsmL0Sublevels& sublevels,
+                                    const InternalKeyComparator& icmp,
+                                    const Slice& ikey, size_t* next,
+                                    const Compare& compare) {
+  const Slice ukey = ExtractUserKey(ikey);
+  const std::vector<LevelFilesBrief>& runs = sublevels.newest_first;
+  uint64_t comparisons = 0;
+  const FdWithKeyRange* found = nullptr;
+  while (found == nullptr && *next < runs.size()) {
+    found = RunFileHolding(runs[(*next)++], ukey, ikey, icmp, compare,
+                           &comparisons);
+  }
+  PERF_COUNTER_ADD(user_key_comparison_count, comparisons);
+  return found;
+}
+
+int CompareBytewise(const Slice& a, const Slice& b) { return a.compare(b); }
+
+// Calls search(compare) with the comparator's CompareWithoutTimestamp: a
+// memcmp for the bytewise comparator, decided once per read.
+template <typename Search>
+auto WithUserKeyCompare(const Comparator* ucmp, const Search& search) {
+  static const Comparator* const kBytewise = BytewiseComparator();
+  if (ucmp == kBytewise) {
+    return search(CompareBytewise);
+  }
+  return search([ucmp](const Slice& a, const Slice& b) {
+    return ucmp->CompareWithoutTimestamp(a, b);
+  });
+}
+
+}  // namespace
+
+const FdWithKeyRange* VlsmNextL0FileFor(const VlsmL0Sublevels& sublevels,
+                                        const Comparator* ucmp,
+                                        const InternalKeyComparator& icmp,
+                                        const Slice& ikey, size_t* next) {
+  return WithUserKeyCompare(ucmp, [&](const auto& compare) {
+    return NextL0FileFor(sublevels, icmp, ikey, next, compare);
+  });
+}
+
+size_t VlsmL0RunFileFor(const LevelFilesBrief& run, const Comparator* ucmp,
+                        const InternalKeyComparator& icmp, const Slice& ikey) {
+  return WithUserKeyCompare(ucmp, [&](const auto& compare) {
+    uint64_t comparisons = 0;
+    const FdWithKeyRange* f = RunFileHolding(run, ExtractUserKey(ikey), ikey,
+                                             icmp, compare, &comparisons);
+    PERF_COUNTER_ADD(user_key_comparison_count, comparisons);
+    return f == nullptr ? run.num_files
+                        : static_cast<size_t>(f - run.files);
+  });
+}
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -99,15 +99,37 @@ enum class VlsmL0ReadPath { kAuto, kSublevels, kFiles };
 void VlsmSetL0ReadPathForTest(VlsmL0ReadPath path);
 VlsmL0ReadPath VlsmL0ReadPathForTest();
 
-// Get's step to the next sublevel (patch 0018, FilePicker): from sublevel
-// *next on, newest first, the first sublevel holding a file whose largest
-// internal key is at or after `ikey` (the one file of that sublevel that may
-// hold the key, at *file_index). *next moves past the sublevel returned;
-// null once past the oldest.
-const LevelFilesBrief* VlsmNextL0SublevelFor(const VlsmL0Sublevels& sublevels,
-                                             const InternalKeyComparator& icmp,
-                                             const Slice& ikey, size_t* next,
-                                             uint32_t* file_index);
+// Get's next L0 file (patch 0018, FilePicker): from sublevel *next on,
+// newest first, the file of the first sublevel that may hold a version of
+// `ikey`'s user key visible at its sequence number; *next moves past that
+// sublevel; null once past the oldest. Within a sublevel no two files share
+// a user key, so a sublevel has at most one such file.
+//
+// The files it returns are the ones a search of each sublevel as a level
+// finds (FindFile on largest internal keys, then the key within the file's
+// user-key bounds), with user-key comparisons: a bytewise memcmp where the
+// comparator is BytewiseComparator, no virtual call, and one internal-key
+// comparison only when the key equals a file's largest user key (a file
+// whose last version of the key is newer than the read holds no visible
+// version of it). Each comparison is counted in the perf context's
+// user_key_comparison_count, as upstream's level searches count theirs.
+//
+//   sublevel 1 (newer):  [a .. c]  [f .. h]  [m .. p]
+//   sublevel 0 (older):  [b ....... g]  [k ....... q]
+//   Get(g): in sublevel 1 the first file ending at or after g is [f .. h],
+//   and g >= f: it is probed. In sublevel 0 it is [b .. g], which ends at g:
+//   probed only if its last version of g is at or below the read's sequence
+//   number; otherwise sublevel 0 has nothing for g ([k .. q] starts past it).
+const FdWithKeyRange* VlsmNextL0FileFor(const VlsmL0Sublevels& sublevels,
+                                        const Comparator* ucmp,
+                                        const InternalKeyComparator& icmp,
+                                        const Slice& ikey, size_t* next);
+
+// MultiGet's search of one sublevel (patch 0018, FilePickerMultiGet): the
+// index in `run` of the file that may hold a visible version of ikey's user
+// key, as VlsmNextL0FileFor decides it for Get; run.num_files if none.
+size_t VlsmL0RunFileFor(const LevelFilesBrief& run, const Comparator* ucmp,
+                        const InternalKeyComparator& icmp, const Slice& ikey);
 
 // L0's sublevels for a version's L0 (`l0` newest first, `spans` their
 // spans): the briefs allocated in `arena`, which must outlive them. Checks,

@@ -12,6 +12,7 @@
 #include "db/compaction/vlsm_l0_model.h"
 #include "db/dbformat.h"
 #include "db/version_edit.h"
+#include "db/version_set.h"
 #include "gtest/gtest.h"
 #include "tests/vlsm/key_span_test_util.h"
 
@@ -229,6 +230,92 @@ TEST(VlsmL0SublevelsTest, ModelBriefsAreSortedRunsNewestFirst) {
   VlsmL0Model plain(l0, Ucmp());
   EXPECT_EQ(plain.sublevels(), nullptr);
   EXPECT_EQ(plain.SublevelCount(), count);
+}
+
+// A bytewise comparator that is not BytewiseComparator() itself, so that
+// the sublevel search takes its virtual-call path.
+class ForwardingBytewise : public Comparator {
+ public:
+  const char* Name() const override { return "vlsm.test.ForwardingBytewise"; }
+  int Compare(const Slice& a, const Slice& b) const override {
+    return BytewiseComparator()->Compare(a, b);
+  }
+  void FindShortestSeparator(std::string*, const Slice&) const override {}
+  void FindShortSuccessor(std::string*) const override {}
+};
+
+// Get's walk of the sublevels (VlsmNextL0FileFor, user-key comparisons)
+// returns exactly the files a search of each sublevel as a level returns:
+// FindFile on largest internal keys, then the key within the file's user-key
+// bounds. Files end at a range tombstone's sentinel or at a version newer or
+// older than the read, and keys fall on files' ends, in gaps, and before and
+// after everything; for both comparator paths. MultiGet's search of one
+// sublevel (VlsmL0RunFileFor) finds the same file.
+TEST(VlsmL0SublevelsTest, GetWalkFindsWhatALevelSearchFinds) {
+  ForwardingBytewise forwarding;
+  for (const Comparator* ucmp :
+       {BytewiseComparator(), static_cast<const Comparator*>(&forwarding)}) {
+    SCOPED_TRACE(ucmp->Name());
+    for (uint32_t seed = 1; seed <= 20; ++seed) {
+      RandomL0 gen(seed);
+      std::mt19937 rnd(seed);
+      const int key_space = 300;
+      std::vector<KeySpan> spans = gen.Make(80, key_space);
+      std::vector<std::unique_ptr<FileMetaData>> owned;
+      std::vector<FileMetaData*> l0;
+      for (size_t i = 0; i < spans.size(); ++i) {
+        auto f = std::make_unique<FileMetaData>();
+        f->fd = FileDescriptor(i + 1, 0, 1000);
+        f->smallest =
+            InternalKey(spans[i].smallest, 1 + rnd() % 200, kTypeValue);
+        f->largest = spans[i].exclusive_end
+                         ? InternalKey(spans[i].largest, kMaxSequenceNumber,
+                                       kTypeRangeDeletion)
+                         : InternalKey(spans[i].largest, 1 + rnd() % 200,
+                                       kTypeValue);
+        f->epoch_number = spans[i].epoch;
+        l0.push_back(f.get());
+        owned.push_back(std::move(f));
+      }
+      VlsmL0Model model(l0, ucmp, /*with_sublevels=*/true);
+      const VlsmL0Sublevels* sub = model.sublevels();
+      ASSERT_NE(sub, nullptr);
+      const InternalKeyComparator icmp(ucmp);
+      for (int k = -1; k <= key_space; ++k) {
+        const std::string user_key = k < 0 ? std::string("a") : gen.Key(k);
+        for (SequenceNumber seq : {SequenceNumber{1}, SequenceNumber{100},
+                                   SequenceNumber{200}, kMaxSequenceNumber}) {
+          const InternalKey lookup(user_key, seq, kValueTypeForSeek);
+          const Slice ikey = lookup.Encode();
+          std::vector<uint64_t> expect;
+          for (const LevelFilesBrief& run : sub->newest_first) {
+            size_t i = FindFile(icmp, run, ikey);
+            if (i < run.num_files &&
+                ucmp->Compare(user_key,
+                              ExtractUserKey(run.files[i].smallest_key)) >= 0 &&
+                ucmp->Compare(user_key,
+                              ExtractUserKey(run.files[i].largest_key)) <= 0) {
+              expect.push_back(run.files[i].fd.GetNumber());
+            } else {
+              i = run.num_files;
+            }
+            // MultiGet's search of one sublevel agrees.
+            ASSERT_EQ(VlsmL0RunFileFor(run, ucmp, icmp, ikey), i)
+                << "seed " << seed << " key " << user_key << " seq " << seq;
+          }
+          std::vector<uint64_t> got;
+          size_t next = 0;
+          while (const FdWithKeyRange* f =
+                     VlsmNextL0FileFor(*sub, ucmp, icmp, ikey, &next)) {
+            got.push_back(f->fd.GetNumber());
+          }
+          EXPECT_EQ(next, sub->newest_first.size());
+          ASSERT_EQ(got, expect) << "seed " << seed << " key " << user_key
+                                 << " seq " << seq;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
