@@ -4,7 +4,8 @@
 # against `sublevels` (one LevelIterator per L0 sorted run, newest first;
 # Get's FilePicker binary-searches each sublevel). The issue's benchmark:
 # on the settled Load A tree (one region, 12 M records, 10-bit Bloom
-# filters, no drain), db_bench seekrandom with 10 nexts and readrandom,
+# filters, no drain), db_bench seekrandom with 10 nexts, readrandom and
+# multireadrandom (MultiGet, batches of 32; issue 54),
 # three runs per path, medians and spread, sublevels / files (targets: ≥ 2×
 # scans, ≥ 1.2× point reads), and the files a scan or a Get touches.
 #
@@ -29,8 +30,8 @@
 #       false, unlike the load): the DB is read into the OS page cache
 #       first (cat of every SST; residency measured with fincore before
 #       each run), then a warm-up run per benchmark and path, discarded.
-#       Measured: rep 1..REPS, for seekrandom then readrandom, files then
-#       sublevels, so the paths alternate. seekrandom opens a new iterator
+#       Measured: rep 1..REPS, for seekrandom, readrandom and
+#       multireadrandom, files then sublevels, so the paths alternate. seekrandom opens a new iterator
 #       per seek (db_bench's way), so a scan's cost includes building the
 #       merging iterator over every L0 file (files) or sublevel.
 #   (c) OUT/results.json (every run: path, ops/s, per-op PERF_CONTEXT
@@ -84,6 +85,8 @@ READ_PATH_ENV=VLSM_L0_READ_PATH
 SUBLEVELS_PROPERTY=rocksdb.vlsm.l0-sublevels
 DEPTH_PROPERTY=rocksdb.vlsm.l0-depth
 BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
+MULTIGET_BATCH=32  # issue 54's MultiGet batches
+BENCHMARKS=(seekrandom readrandom multireadrandom)
 
 summary_py=$VLSM_ROOT/scripts/bench/l0_read_paths.py
 script_args=("$0" "$@")  # for config.txt
@@ -297,6 +300,7 @@ bench_flags() {  # BENCHMARK: its own flags
   case "$1" in
     seekrandom) printf '%s\n' --benchmarks=seekrandom --seek_nexts=$SEEK_NEXTS ;;
     readrandom) printf '%s\n' --benchmarks=readrandom ;;
+    multireadrandom) printf '%s\n' --benchmarks=multireadrandom --batch_size=$MULTIGET_BATCH ;;
   esac
 }
 check_tree() {  # NAME: fail if the tree's file list changed during NAME
@@ -309,13 +313,13 @@ check_tree() {  # NAME: fail if the tree's file list changed during NAME
 }
 
 per_run=$(( seconds + 8 )) per_warm=$(( warmup > 0 ? warmup + 8 : 0 ))
-echo "== (b) reads: page cache, then $(( 4 * per_warm + 4 * reps * per_run )) s or so of runs" \
-     "(${reps} × 2 paths × 2 benchmarks × ${seconds} s, warm-ups ${warmup} s)"
+echo "== (b) reads: page cache, then $(( 6 * per_warm + 6 * reps * per_run )) s or so of runs" \
+     "(${reps} × 2 paths × ${#BENCHMARKS[@]} benchmarks × ${seconds} s, warm-ups ${warmup} s)"
 t0=$(date +%s)
 cat "$db"/*.sst > /dev/null
 echo "   page cache: SSTs read in $(( $(date +%s) - t0 )) s; $(resident_pct)% resident"
 if [ "$warmup" != 0 ]; then
-  for b in seekrandom readrandom; do
+  for b in "${BENCHMARKS[@]}"; do
     for p in files sublevels; do
       name=warmup-$b-$p
       mapfile -t bf < <(bench_flags "$b")
@@ -327,7 +331,7 @@ if [ "$warmup" != 0 ]; then
   check_tree "$out/warmup/warmup-readrandom-sublevels"
 fi
 for rep in $(seq 1 "$reps"); do
-  for b in seekrandom readrandom; do
+  for b in "${BENCHMARKS[@]}"; do
     for p in files sublevels; do
       name=$b-$p-$rep
       mapfile -t bf < <(bench_flags "$b")

@@ -48,8 +48,13 @@ class L0ReadPathsTest(unittest.TestCase):
             res = json.load(f)
         runs = res["runs"]
         self.assertEqual(sorted((x["benchmark"], x["path"]) for x in runs),
-                         [("readrandom", "files"), ("readrandom", "sublevels"),
+                         [("multireadrandom", "files"),
+                          ("multireadrandom", "sublevels"),
+                          ("readrandom", "files"), ("readrandom", "sublevels"),
                           ("seekrandom", "files"), ("seekrandom", "sublevels")])
+        for x in runs:
+            if x["benchmark"] != "seekrandom":
+                self.assertEqual(x["found"], x["looked_up"], x["name"])
         for x in runs:
             self.assertGreater(x["ops_per_s"], 0, x["name"])
             self.assertIn("VLSM_L0_READ_PATH=" + x["path"], x["command"])
