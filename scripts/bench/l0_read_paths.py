@@ -285,7 +285,7 @@ def table(result):
     e = result["expected_children_per_seek"]
     out.append(f"   a Seek's children: memtable + L0 + non-empty levels = {e['files']} (files), {fmt(e['sublevels'])} (sublevels)")
     out.append("")
-    head = f"{'benchmark':<12} {'path':<10} {'runs':>4}  {'ops/s median (min–max)':<28}" + "".join(
+    head = f"{'benchmark':<15} {'path':<10} {'runs':>4}  {'ops/s median (min–max)':<28}" + "".join(
         f"{label + '/op':>18}" for label, _ in SHOWN)
     out.append(head)
     for bench, s in result["summary"].items():
@@ -294,7 +294,7 @@ def table(result):
                 continue
             o = s[p]["ops_per_s"]
             cells = f"{fmt(o['median'])} ({fmt(o['min'])}–{fmt(o['max'])})"
-            line = f"{bench:<12} {p:<10} {s[p]['runs']:>4}  {cells:<28}"
+            line = f"{bench:<15} {p:<10} {s[p]['runs']:>4}  {cells:<28}"
             for label, _ in SHOWN:
                 c = s[p]["per_op"].get(label)
                 line += f"{(fmt(c['median'], 2) if c else '–'):>18}"
@@ -305,7 +305,7 @@ def table(result):
             pairs = (f"; per pair {pr['median']:.2f}× ({pr['min']:.2f}–{pr['max']:.2f})" if pr else "")
             verdict = (f"target ≥ {r['target']}×: {r['verdict']}" if r["target"] is not None
                        else r["verdict"])
-            out.append(f"{'':<12} sublevels / files: {r['of_medians']:.2f}× of the medians{pairs}; {verdict}")
+            out.append(f"{'':<15} sublevels / files: {r['of_medians']:.2f}× of the medians{pairs}; {verdict}")
     out.append("")
     out.append(f"path check: {'ok' if result['path_check']['ok'] else 'FAILED'}: {result['path_check']['message']}")
     for p in result["problems"]:
