@@ -20,9 +20,12 @@ from l0_read_paths import (SHOWN, Usage, fmt, parse_run, per_op,  # noqa: E402
                            read_env, read_text, spread)
 
 TREES = ("rocksdb", "ranged-drained", "ranged-undrained")
-BENCHMARKS = ("seekrandom", "readrandom")
-# The issue's targets: the drained tree's rate over RocksDB's.
-TARGETS = {"seekrandom": 0.9, "readrandom": 0.95}
+BENCHMARKS = ("seekrandom", "readrandom", "multireadrandom")
+# The drained tree's rate over RocksDB's: issue 40's targets for scans and
+# Get, issue 54's for MultiGet (batches of 32). Issue 54 raises the scans'
+# to 0.95x as well, at three tree sizes; the verdicts here stay issue 40's
+# so that the pages written with them read the same.
+TARGETS = {"seekrandom": 0.9, "readrandom": 0.95, "multireadrandom": 0.95}
 
 
 def drain_figures(out_dir):

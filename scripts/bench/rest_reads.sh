@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reads at rest (issue 40): a settled ranged tree, drained, against
 # RocksDB's tree loaded the same way. Targets: scans (db_bench seekrandom,
-# 10 nexts) >= 0.9x RocksDB's rate, point reads (readrandom) >= 0.95x.
+# 10 nexts) >= 0.9x RocksDB's rate, point reads (readrandom) >= 0.95x, and
+# MultiGet (multireadrandom, batches of 32; issue 54) >= 0.95x.
 #
 #   (a) the trees, one region, 12 M records of 24-byte keys and 200-byte
 #       values, 10-bit Bloom filters, loaded by db_bench_vlsm as
@@ -20,7 +21,7 @@
 #       db_bench_vlsm process, --readonly (file lists checked unchanged),
 #       one thread, seed 1, buffered reads with every SST in the page
 #       cache, a warm-up per benchmark and tree, then rep 1..REPS of
-#       seekrandom then readrandom, the trees alternating.
+#       seekrandom, readrandom and multireadrandom, the trees alternating.
 #   (c) OUT/results.json and the table (medians, min-max, ratio to RocksDB
 #       per rep) by scripts/bench/rest_reads.py.
 #
@@ -50,6 +51,8 @@ source "$VLSM_ROOT/scripts/lib/deps.sh"  # VLSM_RELEASE_DIR
 source "$VLSM_ROOT/scripts/bench/machine.sh"
 
 RECORDS=12000000 BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
+MULTIGET_BATCH=32  # issue 54's MultiGet batches
+BENCHMARKS=(seekrandom readrandom multireadrandom)
 RANGED=vlsm-ranged-rs32-io ROCKSDB=rocksdb
 TREES=(rocksdb ranged-drained ranged-undrained)
 summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
@@ -179,15 +182,21 @@ read_flags() {  # TREE
   printf '%s\n' "${common[@]}" "${f[@]}" --db="$(db_of "$1")" --use_direct_reads=false --use_existing_db=1 \
     --readonly=1 --disable_auto_compactions=1 --statistics=0 --histogram=1 --perf_level="$PERF_LEVEL"
 }
-bench_flags() { case "$1" in seekrandom) printf '%s\n' --benchmarks=seekrandom --seek_nexts=$SEEK_NEXTS ;; readrandom) echo --benchmarks=readrandom ;; esac; }
+bench_flags() {  # BENCHMARK: its own flags
+  case "$1" in
+    seekrandom) printf '%s\n' --benchmarks=seekrandom --seek_nexts=$SEEK_NEXTS ;;
+    readrandom) echo --benchmarks=readrandom ;;
+    multireadrandom) printf '%s\n' --benchmarks=multireadrandom --batch_size=$MULTIGET_BATCH ;;
+  esac
+}
 check_tree() {  # TREE NAME
   listing "$(db_of "$1")" "$2.tree.txt"
   cmp -s "$out/tree-$1.txt" "$2.tree.txt" || { echo "error: tree $1 changed during $(basename "$2")" >&2; exit 1; }
 }
 for t in "${TREES[@]}"; do cat "$(db_of "$t")"/*.sst > /dev/null; done
-echo "== (b) reads: ${reps} reps x 3 trees x 2 benchmarks x ${seconds} s, warm-ups ${warmup} s"
+echo "== (b) reads: ${reps} reps x 3 trees x ${#BENCHMARKS[@]} benchmarks x ${seconds} s, warm-ups ${warmup} s"
 if [ "$warmup" != 0 ]; then
-  for b in seekrandom readrandom; do
+  for b in "${BENCHMARKS[@]}"; do
     for t in "${TREES[@]}"; do
       mapfile -t rf < <(read_flags "$t"); mapfile -t bf < <(bench_flags "$b")
       bench_run "$out/warmup" "warmup-$b-$t" "${rf[@]}" "${bf[@]}" --duration="$warmup"
@@ -196,7 +205,7 @@ if [ "$warmup" != 0 ]; then
   done
 fi
 for rep in $(seq 1 "$reps"); do
-  for b in seekrandom readrandom; do
+  for b in "${BENCHMARKS[@]}"; do
     for t in "${TREES[@]}"; do
       name=$b-$t-$rep
       mapfile -t rf < <(read_flags "$t"); mapfile -t bf < <(bench_flags "$b")
