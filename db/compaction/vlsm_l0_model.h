@@ -161,8 +161,8 @@ std::shared_ptr<const VlsmL0Model> BuildVlsmL0Model(
 bool VlsmBuildsL0Sublevels(VlsmLayout layout);
 
 // The sublevels a read of this version's L0 takes, or null to read L0 file
-// by file (VlsmL0ReadPath, vlsm_l0_sublevels.h). The one choke point both
-// read paths (patch 0018: iterators and Get) ask.
+// by file (VlsmL0ReadPath, vlsm_l0_sublevels.h). The one choke point every
+// read path (patch 0018: iterators, Get and MultiGet) asks.
 const VlsmL0Sublevels* VlsmL0SublevelsForReads(
     const VersionStorageInfo& vstorage);
 
