@@ -31,9 +31,10 @@
 #       first (cat of every SST; residency measured with fincore before
 #       each run), then a warm-up run per benchmark and path, discarded.
 #       Measured: rep 1..REPS, for seekrandom, readrandom and
-#       multireadrandom, files then sublevels, so the paths alternate. seekrandom opens a new iterator
-#       per seek (db_bench's way), so a scan's cost includes building the
-#       merging iterator over every L0 file (files) or sublevel.
+#       multireadrandom, files then sublevels, so the paths alternate.
+#       seekrandom opens a new iterator per seek (db_bench's way), so a
+#       scan's cost includes building the merging iterator over every L0
+#       file (files) or sublevel.
 #   (c) OUT/results.json (every run: path, ops/s, per-op PERF_CONTEXT
 #       counters, command, machine record), the table (medians, min–max,
 #       sublevels / files) on stdout and in OUT/summary.txt, by
@@ -313,7 +314,8 @@ check_tree() {  # NAME: fail if the tree's file list changed during NAME
 }
 
 per_run=$(( seconds + 8 )) per_warm=$(( warmup > 0 ? warmup + 8 : 0 ))
-echo "== (b) reads: page cache, then $(( 6 * per_warm + 6 * reps * per_run )) s or so of runs" \
+runs_per_rep=$(( 2 * ${#BENCHMARKS[@]} ))  # two paths
+echo "== (b) reads: page cache, then $(( runs_per_rep * (per_warm + reps * per_run) )) s or so of runs" \
      "(${reps} × 2 paths × ${#BENCHMARKS[@]} benchmarks × ${seconds} s, warm-ups ${warmup} s)"
 t0=$(date +%s)
 cat "$db"/*.sst > /dev/null
