@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Summary for scripts/bench/rest_reads.sh: reads at rest on three trees
-(RocksDB's, the ranged layout's drained, the ranged layout's undrained).
+(RocksDB's, the ranged layout's drained, the ranged layout's undrained),
+and a fourth with --rocksdb-sm (RocksDB with the ranged layout's 8 MiB
+files), over which the ranged trees' rates are given too.
 
   rest_reads.py OUT_DIR [--json PATH]
       the table on stdout: per benchmark and tree, ops/s (median of the
@@ -19,7 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from l0_read_paths import (SHOWN, Usage, fmt, parse_run, per_op,  # noqa: E402
                            read_env, read_text, spread)
 
-TREES = ("rocksdb", "ranged-drained", "ranged-undrained")
+# In the order the table shows them; rocksdb-sm only if it was read.
+TREES = ("rocksdb", "rocksdb-sm", "ranged-drained", "ranged-undrained")
 BENCHMARKS = ("seekrandom", "readrandom", "multireadrandom")
 # The drained tree's rate over RocksDB's: issue 40's targets for scans and
 # Get, issue 54's for MultiGet (batches of 32). Issue 54 raises the scans'
@@ -60,13 +63,16 @@ def summarize(out_dir):
         runs.append(run)
     if not runs:
         raise Usage(f"{out_dir}: no measured runs")
-    trees = {t: read_env(os.path.join(out_dir, f"tree-{t}.env")) for t in TREES}
+    read = {r["tree"] for r in runs}
+    trees = {t: read_env(os.path.join(out_dir, f"tree-{t}.env")) for t in TREES if t in read}
     summary = {}
     for bench in BENCHMARKS:
         s = {}
-        stock = {r["rep"]: r["ops_per_s"] for r in runs
-                 if r["benchmark"] == bench and r["tree"] == "rocksdb"}
-        for t in TREES:
+        def rates(tree):
+            return {r["rep"]: r["ops_per_s"] for r in runs
+                    if r["benchmark"] == bench and r["tree"] == tree}
+        stock, small_files = rates("rocksdb"), rates("rocksdb-sm")
+        for t in trees:
             rs = sorted((r for r in runs if r["benchmark"] == bench and r["tree"] == t),
                         key=lambda r: r["rep"])
             if not rs:
@@ -87,6 +93,11 @@ def summarize(out_dir):
                     entry["over_rocksdb"]["target"] = TARGETS[bench]
                     entry["over_rocksdb"]["verdict"] = (
                         "met" if entry["over_rocksdb"]["of_medians"] >= TARGETS[bench] else "missed")
+            # The layout's part of the gap, the file size's taken out.
+            sm_pairs = [r["ops_per_s"] / small_files[r["rep"]] for r in rs
+                        if small_files.get(r["rep"])]
+            if sm_pairs and t.startswith("ranged"):
+                entry["over_rocksdb_sm"] = {"per_rep": spread(sm_pairs)}
             s[t] = entry
         summary[bench] = s
     return {"tool": "scripts/bench/rest_reads.sh", "trees": trees,
@@ -103,9 +114,11 @@ def table(result):
         mib = lambda b: "–" if b is None else f"{b / 2**20:,.0f} MiB"  # noqa: E731
         lines += ["", f"drain: {d['steps']} steps, read {mib(d['read_bytes'])}, wrote "
                       f"{mib(d['write_bytes'])}, settle {d['seconds']} s"]
+    with_sm = "rocksdb-sm" in result["trees"]
     lines += ["", "| benchmark | tree | ops/s median (min–max) | ÷ RocksDB (medians) | "
-                  "÷ RocksDB per rep (min–max) | " + " | ".join(l for l, _ in SHOWN) + " |",
-              "|---|---|---|---|---|" + "---|" * len(SHOWN)]
+                  "÷ RocksDB per rep (min–max) | " + ("÷ rocksdb-sm per rep | " if with_sm else "")
+              + " | ".join(l for l, _ in SHOWN) + " |",
+              "|---|---|---|---|---|" + ("---|" if with_sm else "") + "---|" * len(SHOWN)]
     for bench, s in result["summary"].items():
         for t, e in s.items():
             o = e["ops_per_s"]
@@ -114,10 +127,13 @@ def table(result):
                 f" ({r['verdict']}, target {r['target']})" if "target" in r else "")
             per = "–" if not r else (f"{r['per_rep']['median']:.2f}× "
                                      f"({r['per_rep']['min']:.2f}–{r['per_rep']['max']:.2f})")
+            sm = e.get("over_rocksdb_sm")
+            sm = "" if not with_sm else ("– | " if not sm else (
+                f"{sm['per_rep']['median']:.2f}× ({sm['per_rep']['min']:.2f}–{sm['per_rep']['max']:.2f}) | "))
             counters = " | ".join(fmt(c["median"], 2) if c else "–"
                                   for c in (e["per_op"].get(l) for l, _ in SHOWN))
             lines.append(f"| {bench} | {t} | {fmt(o['median'])} ({fmt(o['min'])}–{fmt(o['max'])}) | "
-                         f"{ratio} | {per} | {counters} |")
+                         f"{ratio} | {per} | {sm}{counters} |")
     return "\n".join(lines)
 
 

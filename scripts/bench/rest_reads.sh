@@ -4,7 +4,7 @@
 # 10 nexts) >= 0.9x RocksDB's rate, point reads (readrandom) >= 0.95x, and
 # MultiGet (multireadrandom, batches of 32; issue 54) >= 0.95x.
 #
-#   (a) the trees, one region, 12 M records of 24-byte keys and 200-byte
+#   (a) the trees, one region, N records (--records) of 24-byte keys and 200-byte
 #       values, 10-bit Bloom filters, loaded by db_bench_vlsm as
 #       scripts/bench/l0_read_paths.sh loads (filluniquerandom, one writer,
 #       flush, waitforcompaction):
@@ -17,7 +17,12 @@
 #                           drain's steps and bytes
 #         rocksdb           system rocksdb, loaded here if --rocksdb-db
 #                           holds no tree this script loaded
-#   (b) reads on the three trees, as l0_read_paths.sh reads: every run a new
+#         rocksdb-sm        with --rocksdb-sm: system rocksdb-sm, RocksDB
+#                           with the ranged layout's 8 MiB files and
+#                           nothing else changed, loaded likewise: the
+#                           control that splits the gap into the file
+#                           size's part and the rest of the layout's
+#   (b) reads on the trees, as l0_read_paths.sh reads: every run a new
 #       db_bench_vlsm process, --readonly (file lists checked unchanged),
 #       one thread, seed 1, buffered reads with every SST in the page
 #       cache, a warm-up per benchmark and tree, then rep 1..REPS of
@@ -25,9 +30,11 @@
 #   (c) OUT/results.json and the table (medians, min-max, ratio to RocksDB
 #       per rep) by scripts/bench/rest_reads.py.
 #
-# usage: scripts/bench/rest_reads.sh [--seconds S] [--reps R]
+# usage: scripts/bench/rest_reads.sh [--records N] [--seconds S] [--reps R]
 #          [--warmup-seconds W] [--out DIR] [--ranged-db DIR]
-#          [--rocksdb-db DIR]
+#          [--rocksdb-db DIR] [--rocksdb-sm] [--rocksdb-sm-db DIR]
+#   --records N         the trees' size (default 12000000); the ranged tree
+#                       must have been loaded with as many
 #   --seconds S         each measured run (default 60)
 #   --reps R            measured runs per tree and benchmark (default 3)
 #   --warmup-seconds W  warm-up per tree and benchmark (default 10)
@@ -36,7 +43,10 @@
 #                       scripts/bench/l0_read_paths.sh --keep-db leaves it
 #                       there, loaded with the drain off)
 #   --rocksdb-db DIR    RocksDB's tree (default build/rest-reads-rocksdb-db;
-#                       loaded if it holds none; kept)
+#                       loaded if it holds none of N records; kept)
+#   --rocksdb-sm        read a fourth tree, rocksdb-sm (above)
+#   --rocksdb-sm-db DIR its tree (default build/rest-reads-rocksdb-sm-db;
+#                       loaded if it holds none of N records; kept)
 # Exit 2: bad input or a missing tree or binary (nothing ran); exit 1: a
 # run failed or a tree changed under the reads. Builds nothing.
 set -euo pipefail
@@ -50,36 +60,41 @@ source "$VLSM_ROOT/scripts/lib/deps.sh"  # VLSM_RELEASE_DIR
 # shellcheck source=machine.sh
 source "$VLSM_ROOT/scripts/bench/machine.sh"
 
-RECORDS=12000000 BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
+BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
 MULTIGET_BATCH=32  # issue 54's MultiGet batches
 BENCHMARKS=(seekrandom readrandom multireadrandom)
-RANGED=vlsm-ranged-rs32-io ROCKSDB=rocksdb
+RANGED=vlsm-ranged-rs32-io ROCKSDB=rocksdb ROCKSDB_SM=rocksdb-sm
 TREES=(rocksdb ranged-drained ranged-undrained)
 summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
 script_args=("$0" "$@")
 
-seconds=60 reps=3 warmup=10 out='' ranged_db='' rocksdb_db=''
+RECORDS=12000000 seconds=60 reps=3 warmup=10 out='' ranged_db='' rocksdb_db=''
+with_sm=0 rocksdb_sm_db=''
 while [ $# -gt 0 ]; do
   arg=$1; shift
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    --seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*)
+    --rocksdb-sm) with_sm=1; continue ;;
+    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*|--rocksdb-sm-db=*)
       name=${arg%%=*} value=${arg#*=} ;;
-    --seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db)
+    --records|--seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db|--rocksdb-sm-db)
       [ $# -gt 0 ] || die_usage "$arg needs a value"
       name=$arg value=$1; shift ;;
     *) die_usage "unknown argument '$arg'" ;;
   esac
   [ -n "$value" ] || die_usage "$name= has no value"
   case "$name" in
+    --records) RECORDS=$value ;;
     --seconds) seconds=$value ;;
     --reps) reps=$value ;;
     --warmup-seconds) warmup=$value ;;
     --out) out=$value ;;
     --ranged-db) ranged_db=$value ;;
     --rocksdb-db) rocksdb_db=$value ;;
+    --rocksdb-sm-db) rocksdb_sm_db=$value ;;
   esac
 done
+require_positive_int --records "$RECORDS"
 require_positive_int --seconds "$seconds"
 require_positive_int --reps "$reps"
 [[ "$warmup" =~ ^[0-9]+$ ]] || die_usage "--warmup-seconds must be a whole number, got '$warmup'"
@@ -87,6 +102,8 @@ require_positive_int --reps "$reps"
 out=$(settings_dir --out "${out:-build/bench/rest-reads-$(date +%Y%m%d-%H%M%S)}") || exit 2
 ranged_db=$(settings_dir --ranged-db "${ranged_db:-build/l0-read-paths-db}") || exit 2
 rocksdb_db=$(settings_dir --rocksdb-db "${rocksdb_db:-build/rest-reads-rocksdb-db}") || exit 2
+rocksdb_sm_db=$(settings_dir --rocksdb-sm-db "${rocksdb_sm_db:-build/rest-reads-rocksdb-sm-db}") || exit 2
+if [ "$with_sm" = 1 ]; then TREES=(rocksdb rocksdb-sm ranged-drained ranged-undrained); fi
 drained_db=$ranged_db-drained
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   die_usage "--out $out exists and is not empty"
@@ -107,8 +124,20 @@ sys_flags() {  # SYSTEM: its db_bench flags, one per line
 }
 mapfile -t ranged_flags < <(sys_flags $RANGED)
 mapfile -t rocksdb_flags < <(sys_flags $ROCKSDB)
-db_of() { case "$1" in rocksdb) echo "$rocksdb_db" ;; ranged-drained) echo "$drained_db" ;; ranged-undrained) echo "$ranged_db" ;; esac; }
-flags_of() { if [ "$1" = rocksdb ]; then printf '%s\n' "${rocksdb_flags[@]}"; else printf '%s\n' "${ranged_flags[@]}"; fi; }
+mapfile -t rocksdb_sm_flags < <(sys_flags $ROCKSDB_SM)
+db_of() {
+  case "$1" in
+    rocksdb) echo "$rocksdb_db" ;; rocksdb-sm) echo "$rocksdb_sm_db" ;;
+    ranged-drained) echo "$drained_db" ;; ranged-undrained) echo "$ranged_db" ;;
+  esac
+}
+flags_of() {
+  case "$1" in
+    rocksdb) printf '%s\n' "${rocksdb_flags[@]}" ;;
+    rocksdb-sm) printf '%s\n' "${rocksdb_sm_flags[@]}" ;;
+    *) printf '%s\n' "${ranged_flags[@]}" ;;
+  esac
+}
 
 mkdir -p "$out/runs" "$out/warmup"
 rev=$(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -146,16 +175,24 @@ listing() { "$ldb" --db="$1" list_live_files_metadata > "$2" 2>&1 || { echo "err
 common=(--key_size="$KEY_SIZE" --value_size="$VALUE_SIZE" --num="$RECORDS" --threads=1 --seed=1 --stats_per_interval=0)
 
 # ---- (a) the trees
-if [ -f "$rocksdb_db/CURRENT" ] && [ "$(head -1 "$rocksdb_db.load" 2>/dev/null)" = "$(load_id $ROCKSDB)" ]; then
-  echo "== (a) RocksDB's tree: reusing $rocksdb_db ($(sed -n 2p "$rocksdb_db.load"))"
-else
-  echo "== (a) RocksDB's tree: loading $RECORDS keys into $rocksdb_db"
-  rm -rf "${rocksdb_db:?}" "$rocksdb_db.load"
+load_stock_tree() {  # TREE SYSTEM: loads the stock tree unless its DB holds this load
+  local tree=$1 system=$2 db
+  db=$(db_of "$tree")
+  if [ -f "$db/CURRENT" ] && [ "$(head -1 "$db.load" 2>/dev/null)" = "$(load_id "$system")" ]; then
+    echo "== (a) $tree's tree: reusing $db ($(sed -n 2p "$db.load"))"
+    return
+  fi
+  echo "== (a) $tree's tree: loading $RECORDS keys into $db"
+  rm -rf "${db:?}" "$db.load"
+  local t0
   t0=$(date +%s)
-  bench_run "$out" load-rocksdb "${common[@]}" "${rocksdb_flags[@]}" --db="$rocksdb_db" --statistics=1 \
+  mapfile -t f < <(flags_of "$tree")
+  bench_run "$out" "load-$tree" "${common[@]}" "${f[@]}" --db="$db" --statistics=1 \
     --benchmarks=filluniquerandom,flush,waitforcompaction,levelstats
-  { load_id $ROCKSDB; echo "loaded $(date -u +%Y-%m-%dT%H:%MZ) by $rev in $(( $(date +%s) - t0 )) s; output $out"; } > "$rocksdb_db.load"
-fi
+  { load_id "$system"; echo "loaded $(date -u +%Y-%m-%dT%H:%MZ) by $rev in $(( $(date +%s) - t0 )) s; output $out"; } > "$db.load"
+}
+load_stock_tree rocksdb $ROCKSDB
+if [ "$with_sm" = 1 ]; then load_stock_tree rocksdb-sm $ROCKSDB_SM; fi
 echo "== (a) the drained tree: copy of $ranged_db, settled with the drain on"
 rm -rf "${drained_db:?}"
 cp -a "$ranged_db" "$drained_db"

@@ -121,6 +121,12 @@ SYSTEMS = {
     # 256 MiB L1 it rewrites, about 512 MiB: 1 GiB is two such
     # compactions' worth of debt (docs/results/method.md).
     "rocksdb-io": (None, dict(ROCKSDB, **IO_DEBT_LIMITS)),
+    # RocksDB with the ranged layout's files (S_M = 8 MiB at every level)
+    # and nothing else changed: the control that splits a read gap between
+    # the ranged layout and RocksDB into what the file size costs and what
+    # the rest of the layout costs (issue 54, item 3; rest_reads.sh
+    # --rocksdb-sm).
+    "rocksdb-sm": (None, dict(ROCKSDB, target_file_size_base="8M")),
     "vlsm": (("8M", 8, 32), {"max_write_buffer_number": "16"}),
     # Sensitivity (the paper's Table 1 / Fig. 13): S_M and Phi.
     "vlsm-sst4": (("4M", 8, 32), {"max_write_buffer_number": "32"}),

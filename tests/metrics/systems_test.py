@@ -16,7 +16,7 @@ import sys
 import unittest
 
 ROOT = WORK = DB_BENCH = YCSB = None
-COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "vlsm", "vlsm-ranged", "vlsm-ranged-rs",
+COMPARED_SYSTEMS = ("rocksdb", "rocksdb-io", "rocksdb-sm", "vlsm", "vlsm-ranged", "vlsm-ranged-rs",
                     "vlsm-ranged-rs32", "rocksdb-small")
 PRIORITY = {"vlsm": "kVlsm", "vlsm-ranged": "kVlsmRanged", "vlsm-ranged-rs": "kVlsmRanged",
             "vlsm-ranged-rs32": "kVlsmRanged"}
@@ -108,7 +108,7 @@ class Systems(unittest.TestCase):
             for name in ("stock", "rocksdb_io"):
                 p = render(tool, name)
                 self.assertEqual(p.returncode, 2, p.stderr)
-                self.assertIn(f"unknown system '{name}' (one of: rocksdb rocksdb-io vlsm "
+                self.assertIn(f"unknown system '{name}' (one of: rocksdb rocksdb-io rocksdb-sm vlsm "
                               "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged "
                               "vlsm-ranged-rs vlsm-ranged-rs32 vlsm-ranged-rs32-io "
                               "vlsm-ranged-rs32-deep vlsm-ranged-rs64 "
@@ -129,6 +129,18 @@ class Systems(unittest.TestCase):
             self.assertNotEqual(ranged[k], rocksdb_io[k], k)
         self.assertEqual({k: v for k, v in ranged_io.items() if k not in limits},
                          {k: v for k, v in ranged.items() if k not in limits})
+
+    def test_rocksdb_sm_differs_from_rocksdb_only_in_the_file_size(self):
+        # The control of rest_reads.sh --rocksdb-sm: RocksDB with the
+        # ranged layout's S_M files, everything else RocksDB's.
+        def options(system):
+            p = render("options", system)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return dict(kv.split("=", 1) for kv in p.stdout.strip().split(";"))
+        rocksdb, small_files = options("rocksdb"), options("rocksdb-sm")
+        self.assertEqual(rocksdb.pop("target_file_size_base"), "64M")
+        self.assertEqual(small_files.pop("target_file_size_base"), "8M")
+        self.assertEqual(small_files, rocksdb)
 
     def test_an_unknown_override_exits_2(self):
         p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/bench/systems.py"),
