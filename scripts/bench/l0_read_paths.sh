@@ -43,7 +43,7 @@
 #
 # usage: scripts/bench/l0_read_paths.sh [--records N] [--seconds S] [--reps R]
 #          [--warmup-seconds W] [--system NAME] [--out DIR] [--db DIR]
-#          [--reuse-db] [--keep-db]
+#          [--reuse-db] [--keep-db] [--load-rate MIB]
 #   --records N         keys loaded (default 12000000; e.g. 200000 for a
 #                       quick check of the script, whose tree has little L0)
 #   --seconds S         length of each measured run (default 60)
@@ -62,6 +62,12 @@
 #                       before (same records and system, checked); kept
 #   --keep-db           keep the DB after a successful run (a loaded DB is
 #                       always kept after a failure: rerun with --reuse-db)
+#   --load-rate MIB     load at most MIB MiB/s of keys and values (db_bench's
+#                       --benchmark_write_rate_limit; default 0: as fast as
+#                       it goes). A rate compaction keeps up with leaves
+#                       RocksDB's L0 at rest holding its last flushes
+#                       (rest_reads.sh --load-rate), as an unthrottled
+#                       load of this size does not
 # Both forms work: --records 200000 and --records=200000. Bad input (an
 # unknown flag, a bad number, an unknown or non-ranged system, a missing
 # binary, a library without the sublevel read path) exits 2 before
@@ -93,6 +99,7 @@ summary_py=$VLSM_ROOT/scripts/bench/l0_read_paths.py
 script_args=("$0" "$@")  # for config.txt
 
 records=12000000 seconds=60 reps=3 warmup=10 system=vlsm-ranged-rs32-io out='' db=''
+load_rate=0
 reuse=0 keep=0
 while [ $# -gt 0 ]; do
   arg=$1; shift
@@ -100,9 +107,9 @@ while [ $# -gt 0 ]; do
     -h|--help) usage; exit 0 ;;
     --reuse-db) reuse=1; continue ;;
     --keep-db) keep=1; continue ;;
-    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--system=*|--out=*|--db=*)
+    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--system=*|--out=*|--db=*|--load-rate=*)
       name=${arg%%=*} value=${arg#*=} ;;
-    --records|--seconds|--reps|--warmup-seconds|--system|--out|--db)
+    --records|--seconds|--reps|--warmup-seconds|--system|--out|--db|--load-rate)
       [ $# -gt 0 ] || die_usage "$arg needs a value"
       name=$arg value=$1; shift ;;
     *) die_usage "unknown argument '$arg'" ;;
@@ -116,6 +123,7 @@ while [ $# -gt 0 ]; do
     --system) system=$value ;;
     --out) out=$value ;;
     --db) db=$value ;;
+    --load-rate) load_rate=$value ;;
   esac
 done
 require_positive_int --records "$records"
@@ -123,6 +131,8 @@ require_positive_int --seconds "$seconds"
 require_positive_int --reps "$reps"
 [[ "$warmup" =~ ^[0-9]+$ ]] || die_usage "--warmup-seconds must be a whole number of seconds (0: none), got '$warmup'"
 warmup=$((10#$warmup))
+[[ "$load_rate" =~ ^[0-9]+$ ]] || die_usage "--load-rate must be a whole number of MiB/s (0: unthrottled), got '$load_rate'"
+load_rate=$((10#$load_rate))
 
 # The system: its db_bench_vlsm flags, Bloom 10 bits; the ranged layout only.
 if ! sys_text=$(python3 "$VLSM_ROOT/scripts/bench/systems.py" db_bench "$system" bloom_bits=$BLOOM_BITS 2>&1); then
@@ -146,6 +156,8 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 fi
 marker=$db.load  # what (a) loaded, beside the DB: records, system, sizes
 load_id="records=$records system=$system key_size=$KEY_SIZE value_size=$VALUE_SIZE bloom_bits=$BLOOM_BITS"
+# A throttled load is another tree (an unthrottled one keeps the old marker).
+[ "$load_rate" = 0 ] || load_id+=" load_rate=${load_rate}MiB/s"
 if [ "$reuse" = 1 ]; then
   [ -f "$db/CURRENT" ] || die_usage "--reuse-db: no DB at $db"
   [ -f "$marker" ] || die_usage "--reuse-db: $marker missing: $db was not loaded by this script"
@@ -253,7 +265,7 @@ if [ "$reuse" = 0 ]; then
   rm -rf "${db:?}" "$marker"
   t0=$(date +%s)
   bench_run "$out" load auto "${common[@]}" "${sys_flags[@]}" --statistics=1 --histogram=1 \
-    --vlsm_drain_at_rest=false \
+    --vlsm_drain_at_rest=false --benchmark_write_rate_limit=$((load_rate << 20)) \
     --benchmarks=filluniquerandom,flush,waitforcompaction,levelstats,sstables,stats
   load_seconds=$(( $(date +%s) - t0 ))
   grep -q 'waitforcompaction(.*): finished with status (OK)' "$out/load.out" ||

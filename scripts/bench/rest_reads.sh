@@ -33,6 +33,7 @@
 # usage: scripts/bench/rest_reads.sh [--records N] [--seconds S] [--reps R]
 #          [--warmup-seconds W] [--out DIR] [--ranged-db DIR]
 #          [--rocksdb-db DIR] [--rocksdb-sm] [--rocksdb-sm-db DIR]
+#          [--load-rate MIB]
 #   --records N         the trees' size (default 12000000); the ranged tree
 #                       must have been loaded with as many
 #   --seconds S         each measured run (default 60)
@@ -47,6 +48,13 @@
 #   --rocksdb-sm        read a fourth tree, rocksdb-sm (above)
 #   --rocksdb-sm-db DIR its tree (default build/rest-reads-rocksdb-sm-db;
 #                       loaded if it holds none of N records; kept)
+#   --load-rate MIB     the trees were (ranged: l0_read_paths.sh --load-rate)
+#                       or are loaded at most at MIB MiB/s (default 0:
+#                       unthrottled). At 12 M records unthrottled, RocksDB's
+#                       last compaction takes every L0 file (its L0 falls
+#                       behind during the load) and its L0 at rest is empty;
+#                       at a rate its compaction keeps up with, L0 at rest
+#                       holds the flushes since its last L0 compaction
 # Exit 2: bad input or a missing tree or binary (nothing ran); exit 1: a
 # run failed or a tree changed under the reads. Builds nothing.
 set -euo pipefail
@@ -69,15 +77,15 @@ summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
 script_args=("$0" "$@")
 
 RECORDS=12000000 seconds=60 reps=3 warmup=10 out='' ranged_db='' rocksdb_db=''
-with_sm=0 rocksdb_sm_db=''
+with_sm=0 rocksdb_sm_db='' load_rate=0
 while [ $# -gt 0 ]; do
   arg=$1; shift
   case "$arg" in
     -h|--help) usage; exit 0 ;;
     --rocksdb-sm) with_sm=1; continue ;;
-    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*|--rocksdb-sm-db=*)
+    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*|--rocksdb-sm-db=*|--load-rate=*)
       name=${arg%%=*} value=${arg#*=} ;;
-    --records|--seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db|--rocksdb-sm-db)
+    --records|--seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db|--rocksdb-sm-db|--load-rate)
       [ $# -gt 0 ] || die_usage "$arg needs a value"
       name=$arg value=$1; shift ;;
     *) die_usage "unknown argument '$arg'" ;;
@@ -92,12 +100,15 @@ while [ $# -gt 0 ]; do
     --ranged-db) ranged_db=$value ;;
     --rocksdb-db) rocksdb_db=$value ;;
     --rocksdb-sm-db) rocksdb_sm_db=$value ;;
+    --load-rate) load_rate=$value ;;
   esac
 done
 require_positive_int --records "$RECORDS"
 require_positive_int --seconds "$seconds"
 require_positive_int --reps "$reps"
 [[ "$warmup" =~ ^[0-9]+$ ]] || die_usage "--warmup-seconds must be a whole number, got '$warmup'"
+[[ "$load_rate" =~ ^[0-9]+$ ]] || die_usage "--load-rate must be a whole number of MiB/s (0: unthrottled), got '$load_rate'"
+load_rate=$((10#$load_rate))
 
 out=$(settings_dir --out "${out:-build/bench/rest-reads-$(date +%Y%m%d-%H%M%S)}") || exit 2
 ranged_db=$(settings_dir --ranged-db "${ranged_db:-build/l0-read-paths-db}") || exit 2
@@ -108,9 +119,13 @@ drained_db=$ranged_db-drained
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   die_usage "--out $out exists and is not empty"
 fi
-load_id() { echo "records=$RECORDS system=$1 key_size=$KEY_SIZE value_size=$VALUE_SIZE bloom_bits=$BLOOM_BITS"; }
+load_id() {  # SYSTEM: what l0_read_paths.sh and this script write in DB.load
+  local id="records=$RECORDS system=$1 key_size=$KEY_SIZE value_size=$VALUE_SIZE bloom_bits=$BLOOM_BITS"
+  [ "$load_rate" = 0 ] || id+=" load_rate=${load_rate}MiB/s"
+  echo "$id"
+}
 [ -f "$ranged_db/CURRENT" ] && [ "$(head -1 "$ranged_db.load" 2>/dev/null)" = "$(load_id $RANGED)" ] ||
-  die_usage "--ranged-db $ranged_db holds no '$(load_id $RANGED)' tree: load it with scripts/bench/l0_read_paths.sh --keep-db --db $ranged_db"
+  die_usage "--ranged-db $ranged_db holds no '$(load_id $RANGED)' tree: load it with scripts/bench/l0_read_paths.sh --keep-db --db $ranged_db --records $RECORDS --load-rate $load_rate"
 
 bin_dir=$(realpath -m "${VLSM_BUILD_DIR:-$VLSM_RELEASE_DIR}")
 bench=$bin_dir/db_bench_vlsm ldb=$bin_dir/ldb
@@ -144,7 +159,7 @@ rev=$(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$VLSM_ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -1)
 {
   echo "rest_reads.sh $(date -u +%Y-%m-%dT%H:%MZ): $(shell_words "${script_args[@]}")"
-  echo "seconds=$seconds reps=$reps warmup_seconds=$warmup seek_nexts=$SEEK_NEXTS perf_level=$PERF_LEVEL"
+  echo "records=$RECORDS load_rate_mib=$load_rate seconds=$seconds reps=$reps warmup_seconds=$warmup seek_nexts=$SEEK_NEXTS perf_level=$PERF_LEVEL"
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
   echo "checkout: $rev${dirty:+ (with uncommitted changes)}; binaries: $bench, $ldb"
   for t in "${TREES[@]}"; do echo "tree $t: $(db_of "$t")"; done
@@ -188,6 +203,7 @@ load_stock_tree() {  # TREE SYSTEM: loads the stock tree unless its DB holds thi
   t0=$(date +%s)
   mapfile -t f < <(flags_of "$tree")
   bench_run "$out" "load-$tree" "${common[@]}" "${f[@]}" --db="$db" --statistics=1 \
+    --benchmark_write_rate_limit=$((load_rate << 20)) \
     --benchmarks=filluniquerandom,flush,waitforcompaction,levelstats
   { load_id "$system"; echo "loaded $(date -u +%Y-%m-%dT%H:%MZ) by $rev in $(( $(date +%s) - t0 )) s; output $out"; } > "$db.load"
 }
