@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Summary for scripts/bench/rest_reads.sh: reads at rest on three trees
 (RocksDB's, the ranged layout's drained, the ranged layout's undrained),
-and a fourth with --rocksdb-sm (RocksDB with the ranged layout's 8 MiB
-files), over which the ranged trees' rates are given too.
+or those of them rest_reads.sh --trees names, with rocksdb-sm (RocksDB
+with the ranged layout's 8 MiB files), over which the ranged trees' rates
+are given too.
 
   rest_reads.py OUT_DIR [--json PATH]
       the table on stdout: per benchmark and tree, ops/s (median of the

@@ -17,9 +17,9 @@
 #                           drain's steps and bytes
 #         rocksdb           system rocksdb, loaded here if --rocksdb-db
 #                           holds no tree this script loaded
-#         rocksdb-sm        with --rocksdb-sm: system rocksdb-sm, RocksDB
-#                           with the ranged layout's 8 MiB files and
-#                           nothing else changed, loaded likewise: the
+#         rocksdb-sm        system rocksdb-sm, RocksDB with the ranged
+#                           layout's 8 MiB files and nothing else
+#                           changed, loaded likewise (if in --trees): the
 #                           control that splits the gap into the file
 #                           size's part and the rest of the layout's
 #   (b) reads on the trees, as l0_read_paths.sh reads: every run a new
@@ -27,12 +27,17 @@
 #       one thread, seed 1, buffered reads with every SST in the page
 #       cache, a warm-up per benchmark and tree, then rep 1..REPS of
 #       seekrandom, readrandom and multireadrandom, the trees alternating.
+#       Every SST of the trees read must stay in the page cache: checked
+#       (fincore) after the trees are read in and after every run, which
+#       fails (exit 1) on a tree the cache does not hold. (This 24 GiB VM
+#       keeps about 11 GB of page cache: three 12 M-record trees of
+#       2.8 GB fit, four do not.)
 #   (c) OUT/results.json and the table (medians, min-max, ratio to RocksDB
 #       per rep) by scripts/bench/rest_reads.py.
 #
 # usage: scripts/bench/rest_reads.sh [--records N] [--seconds S] [--reps R]
 #          [--warmup-seconds W] [--out DIR] [--ranged-db DIR]
-#          [--rocksdb-db DIR] [--rocksdb-sm] [--rocksdb-sm-db DIR]
+#          [--rocksdb-db DIR] [--rocksdb-sm-db DIR] [--trees LIST]
 #          [--load-rate MIB]
 #   --records N         the trees' size (default 12000000); the ranged tree
 #                       must have been loaded with as many
@@ -45,8 +50,10 @@
 #                       there, loaded with the drain off)
 #   --rocksdb-db DIR    RocksDB's tree (default build/rest-reads-rocksdb-db;
 #                       loaded if it holds none of N records; kept)
-#   --rocksdb-sm        read a fourth tree, rocksdb-sm (above)
-#   --rocksdb-sm-db DIR its tree (default build/rest-reads-rocksdb-sm-db;
+#   --trees LIST        the trees read, comma-separated, rocksdb among
+#                       them (default rocksdb,ranged-drained,ranged-undrained;
+#                       e.g. rocksdb,rocksdb-sm,ranged-drained)
+#   --rocksdb-sm-db DIR rocksdb-sm's tree (default build/rest-reads-rocksdb-sm-db;
 #                       loaded if it holds none of N records; kept)
 #   --load-rate MIB     the trees were (ranged: l0_read_paths.sh --load-rate)
 #                       or are loaded at most at MIB MiB/s (default 0:
@@ -72,20 +79,19 @@ BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
 MULTIGET_BATCH=32  # issue 54's MultiGet batches
 BENCHMARKS=(seekrandom readrandom multireadrandom)
 RANGED=vlsm-ranged-rs32-io ROCKSDB=rocksdb ROCKSDB_SM=rocksdb-sm
-TREES=(rocksdb ranged-drained ranged-undrained)
+ALL_TREES=(rocksdb rocksdb-sm ranged-drained ranged-undrained)
 summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
 script_args=("$0" "$@")
 
 RECORDS=12000000 seconds=60 reps=3 warmup=10 out='' ranged_db='' rocksdb_db=''
-with_sm=0 rocksdb_sm_db='' load_rate=0
+trees=rocksdb,ranged-drained,ranged-undrained rocksdb_sm_db='' load_rate=0
 while [ $# -gt 0 ]; do
   arg=$1; shift
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    --rocksdb-sm) with_sm=1; continue ;;
-    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*|--rocksdb-sm-db=*|--load-rate=*)
+    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*|--rocksdb-sm-db=*|--load-rate=*|--trees=*)
       name=${arg%%=*} value=${arg#*=} ;;
-    --records|--seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db|--rocksdb-sm-db|--load-rate)
+    --records|--seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db|--rocksdb-sm-db|--load-rate|--trees)
       [ $# -gt 0 ] || die_usage "$arg needs a value"
       name=$arg value=$1; shift ;;
     *) die_usage "unknown argument '$arg'" ;;
@@ -101,6 +107,7 @@ while [ $# -gt 0 ]; do
     --rocksdb-db) rocksdb_db=$value ;;
     --rocksdb-sm-db) rocksdb_sm_db=$value ;;
     --load-rate) load_rate=$value ;;
+    --trees) trees=$value ;;
   esac
 done
 require_positive_int --records "$RECORDS"
@@ -114,7 +121,17 @@ out=$(settings_dir --out "${out:-build/bench/rest-reads-$(date +%Y%m%d-%H%M%S)}"
 ranged_db=$(settings_dir --ranged-db "${ranged_db:-build/l0-read-paths-db}") || exit 2
 rocksdb_db=$(settings_dir --rocksdb-db "${rocksdb_db:-build/rest-reads-rocksdb-db}") || exit 2
 rocksdb_sm_db=$(settings_dir --rocksdb-sm-db "${rocksdb_sm_db:-build/rest-reads-rocksdb-sm-db}") || exit 2
-if [ "$with_sm" = 1 ]; then TREES=(rocksdb rocksdb-sm ranged-drained ranged-undrained); fi
+# The trees read, in ALL_TREES' order (the table's).
+TREES=()
+IFS=, read -r -a asked <<< "$trees"
+for a in "${asked[@]}"; do
+  [[ " ${ALL_TREES[*]} " == *" $a "* ]] || die_usage "--trees: unknown tree '$a' (trees: ${ALL_TREES[*]})"
+done
+for t in "${ALL_TREES[@]}"; do
+  [[ ",$trees," == *",$t,"* ]] && TREES+=("$t")
+done
+[[ " ${TREES[*]} " == *" rocksdb "* ]] || die_usage "--trees must include rocksdb (the rates are over its), got '$trees'"
+reads_tree() { [[ " ${TREES[*]} " == *" $1 "* ]]; }  # TREE
 drained_db=$ranged_db-drained
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   die_usage "--out $out exists and is not empty"
@@ -124,7 +141,8 @@ load_id() {  # SYSTEM: what l0_read_paths.sh and this script write in DB.load
   [ "$load_rate" = 0 ] || id+=" load_rate=${load_rate}MiB/s"
   echo "$id"
 }
-[ -f "$ranged_db/CURRENT" ] && [ "$(head -1 "$ranged_db.load" 2>/dev/null)" = "$(load_id $RANGED)" ] ||
+{ ! reads_tree ranged-drained && ! reads_tree ranged-undrained; } ||
+  { [ -f "$ranged_db/CURRENT" ] && [ "$(head -1 "$ranged_db.load" 2>/dev/null)" = "$(load_id $RANGED)" ]; } ||
   die_usage "--ranged-db $ranged_db holds no '$(load_id $RANGED)' tree: load it with scripts/bench/l0_read_paths.sh --keep-db --db $ranged_db --records $RECORDS --load-rate $load_rate"
 
 bin_dir=$(realpath -m "${VLSM_BUILD_DIR:-$VLSM_RELEASE_DIR}")
@@ -208,14 +226,16 @@ load_stock_tree() {  # TREE SYSTEM: loads the stock tree unless its DB holds thi
   { load_id "$system"; echo "loaded $(date -u +%Y-%m-%dT%H:%MZ) by $rev in $(( $(date +%s) - t0 )) s; output $out"; } > "$db.load"
 }
 load_stock_tree rocksdb $ROCKSDB
-if [ "$with_sm" = 1 ]; then load_stock_tree rocksdb-sm $ROCKSDB_SM; fi
-echo "== (a) the drained tree: copy of $ranged_db, settled with the drain on"
-rm -rf "${drained_db:?}"
-cp -a "$ranged_db" "$drained_db"
-t0=$(date +%s)
-bench_run "$out" drain "${common[@]}" "${ranged_flags[@]}" --db="$drained_db" --use_existing_db=1 \
-  --vlsm_drain_at_rest=true --statistics=1 --benchmarks=waitforcompaction,levelstats
-echo "drain_seconds=$(( $(date +%s) - t0 ))" > "$out/drain.env"
+if reads_tree rocksdb-sm; then load_stock_tree rocksdb-sm $ROCKSDB_SM; fi
+if reads_tree ranged-drained; then
+  echo "== (a) the drained tree: copy of $ranged_db, settled with the drain on"
+  rm -rf "${drained_db:?}"
+  cp -a "$ranged_db" "$drained_db"
+  t0=$(date +%s)
+  bench_run "$out" drain "${common[@]}" "${ranged_flags[@]}" --db="$drained_db" --use_existing_db=1 \
+    --vlsm_drain_at_rest=true --statistics=1 --benchmarks=waitforcompaction,levelstats
+  echo "drain_seconds=$(( $(date +%s) - t0 ))" > "$out/drain.env"
+fi
 for t in "${TREES[@]}"; do
   d=$(db_of "$t")
   listing "$d" "$out/tree-$t.txt"
@@ -242,12 +262,29 @@ bench_flags() {  # BENCHMARK: its own flags
     multireadrandom) printf '%s\n' --benchmarks=multireadrandom --batch_size=$MULTIGET_BATCH ;;
   esac
 }
+uncached_bytes() {  # DIR: bytes of its SSTs not in the page cache
+  fincore --bytes --noheadings --output RES,SIZE "$1"/*.sst |
+    awk '{ u += $2 - $1 } END { printf "%d\n", u }'
+}
+check_cached() {  # TREE WHEN: exits 1 unless (almost) all its SSTs are cached
+  local d u
+  d=$(db_of "$1")
+  u=$(uncached_bytes "$d")
+  # 1%: fincore counts whole pages, a file's last one partly.
+  if [ "$u" -gt $(( $(du -sb "$d" | cut -f1) / 100 )) ]; then
+    echo "error: $(( u >> 20 )) MiB of tree $1's SSTs are not in the page cache $2: the trees read ($(du -sch "${tree_dirs[@]}" | tail -1 | cut -f1)) do not fit this machine's page cache; read fewer (--trees) or smaller trees (--records)" >&2
+    exit 1
+  fi
+}
 check_tree() {  # TREE NAME
   listing "$(db_of "$1")" "$2.tree.txt"
   cmp -s "$out/tree-$1.txt" "$2.tree.txt" || { echo "error: tree $1 changed during $(basename "$2")" >&2; exit 1; }
+  check_cached "$1" "after $(basename "$2")"
 }
-for t in "${TREES[@]}"; do cat "$(db_of "$t")"/*.sst > /dev/null; done
-echo "== (b) reads: ${reps} reps x 3 trees x ${#BENCHMARKS[@]} benchmarks x ${seconds} s, warm-ups ${warmup} s"
+tree_dirs=()
+for t in "${TREES[@]}"; do tree_dirs+=("$(db_of "$t")"); cat "$(db_of "$t")"/*.sst > /dev/null; done
+for t in "${TREES[@]}"; do check_cached "$t" "after reading them in"; done
+echo "== (b) reads: ${reps} reps x ${#TREES[@]} trees x ${#BENCHMARKS[@]} benchmarks x ${seconds} s, warm-ups ${warmup} s"
 if [ "$warmup" != 0 ]; then
   for b in "${BENCHMARKS[@]}"; do
     for t in "${TREES[@]}"; do

@@ -125,7 +125,7 @@ SYSTEMS = {
     # and nothing else changed: the control that splits a read gap between
     # the ranged layout and RocksDB into what the file size costs and what
     # the rest of the layout costs (issue 54, item 3; rest_reads.sh
-    # --rocksdb-sm).
+    # --trees).
     "rocksdb-sm": (None, dict(ROCKSDB, target_file_size_base="8M")),
     "vlsm": (("8M", 8, 32), {"max_write_buffer_number": "16"}),
     # Sensitivity (the paper's Table 1 / Fig. 13): S_M and Phi.

@@ -131,7 +131,7 @@ class Systems(unittest.TestCase):
                          {k: v for k, v in ranged.items() if k not in limits})
 
     def test_rocksdb_sm_differs_from_rocksdb_only_in_the_file_size(self):
-        # The control of rest_reads.sh --rocksdb-sm: RocksDB with the
+        # The control of rest_reads.sh --trees ...,rocksdb-sm: RocksDB with the
         # ranged layout's S_M files, everything else RocksDB's.
         def options(system):
             p = render("options", system)
