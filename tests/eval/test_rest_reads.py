@@ -93,6 +93,16 @@ class RestReadsTest(unittest.TestCase):
             self.assertNotIn("over_rocksdb_sm", s["rocksdb-sm"], bench)
             self.assertIn("over_rocksdb", s["rocksdb-sm"], bench)
         self.assertIn("÷ rocksdb-sm per rep", r.stdout)
+        # Each run's tree was read into the page cache first; what it
+        # lacked before that and after the run is recorded.
+        with open(os.path.join(self.tmp, "out", "cache.tsv")) as f:
+            rows = [line.split("\t") for line in f.read().splitlines()]
+        self.assertEqual(rows[0], ["run", "missing_before_reread", "missing_after_run"])
+        self.assertEqual(sorted(r[0] for r in rows[1:]),
+                         sorted(x["name"] for x in res["runs"]))
+        for name, before, after in rows[1:]:
+            self.assertGreaterEqual(int(before), 0, name)
+            self.assertGreaterEqual(int(after), 0, name)
 
         # Run again with the default trees: the stock tree is reused (loaded
         # once) and the table has three trees.
