@@ -4,8 +4,8 @@
 # 10 nexts) >= 0.9x RocksDB's rate, point reads (readrandom) >= 0.95x, and
 # MultiGet (multireadrandom, batches of 32; issue 54) >= 0.95x.
 #
-#   (a) the trees, one region, N records (--records) of 24-byte keys and 200-byte
-#       values, 10-bit Bloom filters, loaded by db_bench_vlsm as
+#   (a) the trees, one region, N records (--records) of 24-byte keys and
+#       200-byte values, 10-bit Bloom filters, loaded by db_bench_vlsm as
 #       scripts/bench/l0_read_paths.sh loads (filluniquerandom, one writer,
 #       flush, waitforcompaction):
 #         ranged-undrained  vlsm-ranged-rs32-io with the drain off: the
