@@ -86,14 +86,13 @@ source "$VLSM_ROOT/scripts/bench/settings.sh"  # settings_dir
 source "$VLSM_ROOT/scripts/lib/deps.sh"  # VLSM_RELEASE_DIR
 # shellcheck source=machine.sh
 source "$VLSM_ROOT/scripts/bench/machine.sh"
+# shellcheck source=read_trees.sh
+source "$VLSM_ROOT/scripts/bench/read_trees.sh"  # the records, reads, DB.load
 
 # The names the sublevel read path brings (change them here if they differ).
 READ_PATH_ENV=VLSM_L0_READ_PATH
 SUBLEVELS_PROPERTY=rocksdb.vlsm.l0-sublevels
 DEPTH_PROPERTY=rocksdb.vlsm.l0-depth
-BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
-MULTIGET_BATCH=32  # issue 54's MultiGet batches
-BENCHMARKS=(seekrandom readrandom multireadrandom)
 
 summary_py=$VLSM_ROOT/scripts/bench/l0_read_paths.py
 script_args=("$0" "$@")  # for config.txt
@@ -131,8 +130,7 @@ require_positive_int --seconds "$seconds"
 require_positive_int --reps "$reps"
 [[ "$warmup" =~ ^[0-9]+$ ]] || die_usage "--warmup-seconds must be a whole number of seconds (0: none), got '$warmup'"
 warmup=$((10#$warmup))
-[[ "$load_rate" =~ ^[0-9]+$ ]] || die_usage "--load-rate must be a whole number of MiB/s (0: unthrottled), got '$load_rate'"
-load_rate=$((10#$load_rate))
+load_rate=$(load_rate_value "$load_rate") || exit 2
 
 # The system: its db_bench_vlsm flags, Bloom 10 bits; the ranged layout only.
 if ! sys_text=$(python3 "$VLSM_ROOT/scripts/bench/systems.py" db_bench "$system" bloom_bits=$BLOOM_BITS 2>&1); then
@@ -155,9 +153,7 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   die_usage "--out $out exists and is not empty (the summary reads every run in it)"
 fi
 marker=$db.load  # what (a) loaded, beside the DB: records, system, sizes
-load_id="records=$records system=$system key_size=$KEY_SIZE value_size=$VALUE_SIZE bloom_bits=$BLOOM_BITS"
-# A throttled load is another tree (an unthrottled one keeps the old marker).
-[ "$load_rate" = 0 ] || load_id+=" load_rate=${load_rate}MiB/s"
+load_id=$(tree_load_id "$records" "$system" "$load_rate")
 if [ "$reuse" = 1 ]; then
   [ -f "$db/CURRENT" ] || die_usage "--reuse-db: no DB at $db"
   [ -f "$marker" ] || die_usage "--reuse-db: $marker missing: $db was not loaded by this script"
@@ -265,7 +261,7 @@ if [ "$reuse" = 0 ]; then
   rm -rf "${db:?}" "$marker"
   t0=$(date +%s)
   bench_run "$out" load auto "${common[@]}" "${sys_flags[@]}" --statistics=1 --histogram=1 \
-    --vlsm_drain_at_rest=false --benchmark_write_rate_limit=$((load_rate << 20)) \
+    --vlsm_drain_at_rest=false "$(load_rate_flag "$load_rate")" \
     --benchmarks=filluniquerandom,flush,waitforcompaction,levelstats,sstables,stats
   load_seconds=$(( $(date +%s) - t0 ))
   grep -q 'waitforcompaction(.*): finished with status (OK)' "$out/load.out" ||
@@ -309,13 +305,6 @@ echo "   L0: $l0_files files, depth $l0_depth, $l0_sublevels sublevels; files pe
 read_flags=("${common[@]}" "${sys_flags[@]}" --use_direct_reads=false --use_existing_db=1
             --readonly=1 --disable_auto_compactions=1 --statistics=0 --histogram=1
             --perf_level="$PERF_LEVEL")
-bench_flags() {  # BENCHMARK: its own flags
-  case "$1" in
-    seekrandom) printf '%s\n' --benchmarks=seekrandom --seek_nexts=$SEEK_NEXTS ;;
-    readrandom) printf '%s\n' --benchmarks=readrandom ;;
-    multireadrandom) printf '%s\n' --benchmarks=multireadrandom --batch_size=$MULTIGET_BATCH ;;
-  esac
-}
 check_tree() {  # NAME: fail if the tree's file list changed during NAME
   tree_listing "$1.tree.txt"
   if ! cmp -s "$out/tree-before.txt" "$1.tree.txt"; then

@@ -75,10 +75,9 @@ source "$VLSM_ROOT/scripts/bench/settings.sh"  # settings_dir
 source "$VLSM_ROOT/scripts/lib/deps.sh"  # VLSM_RELEASE_DIR
 # shellcheck source=machine.sh
 source "$VLSM_ROOT/scripts/bench/machine.sh"
+# shellcheck source=read_trees.sh
+source "$VLSM_ROOT/scripts/bench/read_trees.sh"  # the records, reads, DB.load
 
-BLOOM_BITS=10 KEY_SIZE=24 VALUE_SIZE=200 SEEK_NEXTS=10 PERF_LEVEL=2
-MULTIGET_BATCH=32  # issue 54's MultiGet batches
-BENCHMARKS=(seekrandom readrandom multireadrandom)
 RANGED=vlsm-ranged-rs32-io ROCKSDB=rocksdb ROCKSDB_SM=rocksdb-sm
 ALL_TREES=(rocksdb rocksdb-sm ranged-drained ranged-undrained)
 summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
@@ -115,8 +114,7 @@ require_positive_int --records "$RECORDS"
 require_positive_int --seconds "$seconds"
 require_positive_int --reps "$reps"
 [[ "$warmup" =~ ^[0-9]+$ ]] || die_usage "--warmup-seconds must be a whole number, got '$warmup'"
-[[ "$load_rate" =~ ^[0-9]+$ ]] || die_usage "--load-rate must be a whole number of MiB/s (0: unthrottled), got '$load_rate'"
-load_rate=$((10#$load_rate))
+load_rate=$(load_rate_value "$load_rate") || exit 2
 
 out=$(settings_dir --out "${out:-build/bench/rest-reads-$(date +%Y%m%d-%H%M%S)}") || exit 2
 ranged_db=$(settings_dir --ranged-db "${ranged_db:-build/l0-read-paths-db}") || exit 2
@@ -137,11 +135,7 @@ drained_db=$ranged_db-drained
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   die_usage "--out $out exists and is not empty"
 fi
-load_id() {  # SYSTEM: what l0_read_paths.sh and this script write in DB.load
-  local id="records=$RECORDS system=$1 key_size=$KEY_SIZE value_size=$VALUE_SIZE bloom_bits=$BLOOM_BITS"
-  [ "$load_rate" = 0 ] || id+=" load_rate=${load_rate}MiB/s"
-  echo "$id"
-}
+load_id() { tree_load_id "$RECORDS" "$1" "$load_rate"; }  # SYSTEM
 { ! reads_tree ranged-drained && ! reads_tree ranged-undrained; } ||
   { [ -f "$ranged_db/CURRENT" ] && [ "$(head -1 "$ranged_db.load" 2>/dev/null)" = "$(load_id $RANGED)" ]; } ||
   die_usage "--ranged-db $ranged_db holds no '$(load_id $RANGED)' tree: load it with scripts/bench/l0_read_paths.sh --keep-db --db $ranged_db --records $RECORDS --load-rate $load_rate"
@@ -222,7 +216,7 @@ load_stock_tree() {  # TREE SYSTEM: loads the stock tree unless its DB holds thi
   t0=$(date +%s)
   mapfile -t f < <(flags_of "$tree")
   bench_run "$out" "load-$tree" "${common[@]}" "${f[@]}" --db="$db" --statistics=1 \
-    --benchmark_write_rate_limit=$((load_rate << 20)) \
+    "$(load_rate_flag "$load_rate")" \
     --benchmarks=filluniquerandom,flush,waitforcompaction,levelstats
   { load_id "$system"; echo "loaded $(date -u +%Y-%m-%dT%H:%MZ) by $rev in $(( $(date +%s) - t0 )) s; output $out"; } > "$db.load"
 }
@@ -256,13 +250,6 @@ read_flags() {  # TREE
   printf '%s\n' "${common[@]}" "${f[@]}" --db="$(db_of "$1")" --use_direct_reads=false --use_existing_db=1 \
     --readonly=1 --disable_auto_compactions=1 --statistics=0 --histogram=1 --perf_level="$PERF_LEVEL"
 }
-bench_flags() {  # BENCHMARK: its own flags
-  case "$1" in
-    seekrandom) printf '%s\n' --benchmarks=seekrandom --seek_nexts=$SEEK_NEXTS ;;
-    readrandom) echo --benchmarks=readrandom ;;
-    multireadrandom) printf '%s\n' --benchmarks=multireadrandom --batch_size=$MULTIGET_BATCH ;;
-  esac
-}
 uncached_bytes() {  # DIR: bytes of its SSTs not in the page cache
   # fincore counts whole pages: a cached file's RES passes its SIZE.
   fincore --bytes --noheadings --output RES,SIZE "$1"/*.sst |
@@ -277,15 +264,17 @@ check_cached() {  # TREE WHEN: exits 1 unless its SSTs are cached
     exit 1
   fi
 }
-cache_tree() {  # TREE NAME: reads the tree into the page cache before run NAME
-  local d
-  d=$(db_of "$1")
-  missing_before=$(uncached_bytes "$d")
+cached_run() {  # TREE DIR NAME db_bench-flags...: bench_run NAME on TREE,
+  # read into the page cache first; cache.tsv gets what it lacked before
+  # that and after the run.
+  local tree=$1 dir=$2 name=$3 d before
+  shift 3
+  d=$(db_of "$tree")
+  before=$(uncached_bytes "$d")
   cat "$d"/*.sst > /dev/null
-  check_cached "$1" "before $2"
-}
-cache_record() {  # TREE NAME: cache.tsv's row of run NAME, after it
-  printf '%s\t%s\t%s\n' "$2" "$missing_before" "$(uncached_bytes "$(db_of "$1")")" >> "$out/cache.tsv"
+  check_cached "$tree" "before $name"
+  bench_run "$dir" "$name" "$@"
+  printf '%s\t%s\t%s\n' "$name" "$before" "$(uncached_bytes "$d")" >> "$out/cache.tsv"
 }
 check_tree() {  # TREE NAME
   listing "$(db_of "$1")" "$2.tree.txt"
@@ -299,9 +288,7 @@ if [ "$warmup" != 0 ]; then
   for b in "${BENCHMARKS[@]}"; do
     for t in "${TREES[@]}"; do
       mapfile -t rf < <(read_flags "$t"); mapfile -t bf < <(bench_flags "$b")
-      cache_tree "$t" "warmup-$b-$t"
-      bench_run "$out/warmup" "warmup-$b-$t" "${rf[@]}" "${bf[@]}" --duration="$warmup"
-      cache_record "$t" "warmup-$b-$t"
+      cached_run "$t" "$out/warmup" "warmup-$b-$t" "${rf[@]}" "${bf[@]}" --duration="$warmup"
       printf 'warmup\t0\t%s\t%s\twarmup-%s-%s\n' "$b" "$t" "$b" "$t" >> "$out/runs.tsv"
     done
   done
@@ -311,9 +298,7 @@ for rep in $(seq 1 "$reps"); do
     for t in "${TREES[@]}"; do
       name=$b-$t-$rep
       mapfile -t rf < <(read_flags "$t"); mapfile -t bf < <(bench_flags "$b")
-      cache_tree "$t" "$name"
-      bench_run "$out/runs" "$name" "${rf[@]}" "${bf[@]}" --duration="$seconds"
-      cache_record "$t" "$name"
+      cached_run "$t" "$out/runs" "$name" "${rf[@]}" "${bf[@]}" --duration="$seconds"
       printf 'run\t%s\t%s\t%s\t%s\n' "$rep" "$b" "$t" "$name" >> "$out/runs.tsv"
       echo "   $name: $(python3 "$VLSM_ROOT/scripts/bench/l0_read_paths.py" line "$out/runs/$name.out" "$b")"
       check_tree "$t" "$out/runs/$name"
