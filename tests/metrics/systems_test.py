@@ -116,12 +116,14 @@ class Systems(unittest.TestCase):
                               p.stderr)
                 self.assertEqual(p.stdout, "")
 
+    def options(self, system):
+        """The RocksDB options SYSTEM sets (systems.py options), as a dict."""
+        p = render("options", system)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return dict(kv.split("=", 1) for kv in p.stdout.strip().split(";"))
+
     def test_the_io_variant_differs_only_in_rocksdb_ios_debt_limits(self):
-        def options(system):
-            p = render("options", system)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            return dict(kv.split("=", 1) for kv in p.stdout.strip().split(";"))
-        ranged, ranged_io, rocksdb_io = (options(s) for s in (
+        ranged, ranged_io, rocksdb_io = (self.options(s) for s in (
             "vlsm-ranged-rs32", "vlsm-ranged-rs32-io", "rocksdb-io"))
         limits = ("soft_pending_compaction_bytes_limit", "hard_pending_compaction_bytes_limit")
         for k in limits:
@@ -133,11 +135,7 @@ class Systems(unittest.TestCase):
     def test_rocksdb_sm_differs_from_rocksdb_only_in_the_file_size(self):
         # The control of rest_reads.sh --trees ...,rocksdb-sm: RocksDB with the
         # ranged layout's S_M files, everything else RocksDB's.
-        def options(system):
-            p = render("options", system)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            return dict(kv.split("=", 1) for kv in p.stdout.strip().split(";"))
-        rocksdb, small_files = options("rocksdb"), options("rocksdb-sm")
+        rocksdb, small_files = self.options("rocksdb"), self.options("rocksdb-sm")
         self.assertEqual(rocksdb.pop("target_file_size_base"), "64M")
         self.assertEqual(small_files.pop("target_file_size_base"), "8M")
         self.assertEqual(small_files, rocksdb)
