@@ -19,7 +19,7 @@ import shutil
 import sys
 import unittest
 
-from eval_test_util import SYSTEMS, run, run_with_settings
+from eval_test_util import SYSTEMS, run, run_with_settings, unknown_system_message
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts", "bench", "eval"))
@@ -268,7 +268,7 @@ class EvalSmoke(unittest.TestCase):
         self.assertNotIn("base_rate=", config)
 
     def test_bad_settings_stop_before_any_run(self):
-        for overrides, says in [(["SYSTEMS=rocksdb leveldb"], "unknown system 'leveldb' (one of: rocksdb rocksdb-io vlsm"),
+        for overrides, says in [(["SYSTEMS=rocksdb leveldb"], unknown_system_message("leveldb")),
                                 (["LOADS=50 x"], "LOADS"),
                                 (["LOADS=none 50"], "LOADS"),
                                 (["LOADS=none", "BASE_RATE=100"], "SUSTAINABLE=1"),
