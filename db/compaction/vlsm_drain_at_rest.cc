@@ -10,6 +10,7 @@
 #include "db/compaction/vlsm_l0_model.h"
 #include "db/compaction/vlsm_layout_rules.h"
 #include "db/compaction/vlsm_picker.h"
+#include "db/compaction/vlsm_read_paid_l0.h"
 #include "db/version_set.h"
 #include "options/cf_options.h"
 #include "rocksdb/env.h"
@@ -47,6 +48,7 @@ void VlsmRestClock::OnFlush() {
   last_flush_micros_ = now;
   drain_armed_ = false;
   drain_finished_ = false;
+  read_steps_declined_.clear();
 }
 
 uint64_t VlsmRestClock::QuietMicrosNeeded() const {
@@ -100,11 +102,28 @@ bool OtherCompactionDue(const VersionStorageInfo& vstorage) {
   return false;
 }
 
+std::vector<std::vector<size_t>> DrainSeedsOf(const VlsmL0Now& l0,
+                                              const VersionStorageInfo& vstorage,
+                                              const MutableCFOptions& moptions,
+                                              const VlsmRestClock& rest) {
+  std::vector<std::vector<size_t>> seeds;
+  if (!rest.drain_finished()) {
+    seeds = l0.DueSeeds(DrainTriggers());
+  }
+  for (std::vector<size_t>& seed :
+       ReadPaidSeedsOf(vstorage, moptions.max_compaction_bytes,
+                       rest.read_steps_declined())) {
+    seeds.push_back(std::move(seed));
+  }
+  return seeds;
+}
+
 }  // namespace
 
 std::vector<std::vector<size_t>> DrainSeedsOf(
-    const VersionStorageInfo& vstorage) {
-  return VlsmL0Now(vstorage).DueSeeds(DrainTriggers());
+    const VersionStorageInfo& vstorage, const MutableCFOptions& moptions,
+    const VlsmRestClock& rest) {
+  return DrainSeedsOf(VlsmL0Now(vstorage), vstorage, moptions, rest);
 }
 
 bool VlsmArmDrain(const VersionStorageInfo& vstorage,
@@ -118,8 +137,8 @@ bool VlsmArmDrain(const VersionStorageInfo& vstorage,
     // Scheduled when it was armed; every install since schedules again.
     return false;
   }
-  if (rest->drain_finished() || !(rest_declared || rest->QuietNow()) ||
-      DrainSeedsOf(vstorage).empty()) {
+  if (!(rest_declared || rest->QuietNow()) ||
+      DrainSeedsOf(vstorage, moptions, *rest).empty()) {
     return false;
   }
   rest->ArmDrain();
@@ -148,7 +167,8 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
   }
   const VlsmL0Now l0(*vstorage);
   const std::vector<KeySpan>& spans = l0.spans();
-  const std::vector<std::vector<size_t>> seeds = l0.DueSeeds(DrainTriggers());
+  const std::vector<std::vector<size_t>> seeds =
+      DrainSeedsOf(l0, *vstorage, moptions, *rest);
   const VlsmL0PickRequest request =
       VlsmBaseLevelPickRequest(cf_name, vstorage, picker, ioptions, moptions);
   bool must_wait = false;
@@ -163,13 +183,21 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
   if (must_wait) {
     return false;
   }
+  // Every seed left needs a step over max_compaction_bytes: the read-paid
+  // ones are declined until the next flush, the depth ones until then or a
+  // declared rest (FinishDrain).
+  const std::vector<std::vector<size_t>> read_paid = ReadPaidSeedsOf(
+      *vstorage, moptions.max_compaction_bytes, rest->read_steps_declined());
+  for (const std::vector<size_t>& seed : read_paid) {
+    rest->DeclineReadStep(vstorage->LevelFiles(0)[seed[0]]->fd.GetNumber());
+  }
   rest->FinishDrain();
   Log(InfoLogLevel::INFO_LEVEL, ioptions.logger,
-      "[%s] vLSM drain at rest: done; L0 depth %d, %zu files; %zu ranges "
-      "deeper than %d need a step over max_compaction_bytes (%" PRIu64
+      "[%s] vLSM drain at rest: done; L0 depth %d, %zu files; %zu seeds "
+      "(%zu read-paid files) need a step over max_compaction_bytes (%" PRIu64
       ") and stay",
       cf_name.c_str(), MaxDepth(spans, vstorage->user_comparator()),
-      spans.size(), seeds.size(), kVlsmRestL0Depth,
+      spans.size(), seeds.size(), read_paid.size(),
       moptions.max_compaction_bytes);
   return false;
 }

@@ -27,8 +27,8 @@
 //   - The periodic task "vlsm_drain_at_rest" (PeriodicTaskScheduler, every
 //     second) and DB::WaitForCompact call DBImpl::VlsmScheduleDrains
 //     (db/vlsm_drain_scheduler.cc): for each ranged column family at rest
-//     whose L0 is deeper than kVlsmRestL0Depth, VlsmArmDrain arms the drain
-//     and a compaction is scheduled.
+//     whose L0 is deeper than kVlsmRestL0Depth or holds a read-paid file,
+//     VlsmArmDrain arms the drain and a compaction is scheduled.
 //   - While armed, LevelCompactionPicker::NeedsCompaction says yes, and when
 //     the picker finds no other work it asks VlsmPickDrainStep for one
 //     bounded step: the deepest range of L0 deeper than kVlsmRestL0Depth
@@ -37,6 +37,9 @@
 //     at most max_compaction_bytes ((f + 2) * S_M) of input, fewer of the
 //     range's newest files if need be. CompactionReason::kVlsmDrainAtRest
 //     tags it. When no step is left the drain disarms.
+//   - Below depth 1, reads decide: an L0 file whose sampled reads paid for
+//     its step is a seed too, after the deepest ranges
+//     (vlsm_read_paid_l0.h); a tree nobody reads keeps its one run.
 //   - A write that makes a flush disarms it: the step running finishes
 //     (one step, at most (f + 2) * S_M of input, is all a burst waits for)
 //     and no other starts.
@@ -58,6 +61,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "options/vlsm_drain_settings.h"
@@ -122,6 +126,16 @@ class VlsmRestClock {
     drain_finished_ = true;
   }
 
+  // L0 files whose read-paid step (vlsm_read_paid_l0.h) the drain found too
+  // wide for max_compaction_bytes: not asked for again until the next flush,
+  // so that a finished drain is not re-armed for them every second.
+  const std::unordered_set<uint64_t>& read_steps_declined() const {
+    return read_steps_declined_;
+  }
+  void DeclineReadStep(uint64_t file_number) {
+    read_steps_declined_.insert(file_number);
+  }
+
   // The recent flush interval (0 before two flushes), for logs and tests.
   uint64_t flush_interval_micros() const { return flush_interval_micros_; }
 
@@ -135,6 +149,7 @@ class VlsmRestClock {
   bool flushed_ = false;  // a flush seen since open
   bool drain_armed_ = false;
   bool drain_finished_ = false;
+  std::unordered_set<uint64_t> read_steps_declined_;
 };
 
 // Whether the drain is on for a column family: the ranged layout, the
@@ -143,11 +158,12 @@ bool VlsmDrainEnabled(const MutableCFOptions& moptions,
                       const VlsmRestClock& rest);
 
 // Arms the drain of one column family if it is enabled, at rest (quiet, or
-// rest_declared: DB::WaitForCompact) and its L0 is deeper than
-// kVlsmRestL0Depth; returns whether it armed it now (the caller then
-// schedules a compaction; a drain armed before was scheduled then, and each
-// install since schedules again). The periodic task and DB::WaitForCompact call
-// it (through DBImpl::VlsmScheduleDrains).
+// rest_declared: DB::WaitForCompact) and it has a seed (DrainSeedsOf): L0
+// deeper than kVlsmRestL0Depth, or a read-paid file; returns whether it
+// armed it now (the caller then schedules a compaction; a drain armed
+// before was scheduled then, and each install since schedules again). The
+// periodic task and DB::WaitForCompact call it (through
+// DBImpl::VlsmScheduleDrains).
 bool VlsmArmDrain(const VersionStorageInfo& vstorage,
                   const MutableCFOptions& moptions, VlsmRestClock* rest,
                   bool rest_declared);
@@ -156,9 +172,9 @@ bool VlsmArmDrain(const VersionStorageInfo& vstorage,
 // with *start_level = 0, *output_level = the base level, the L0 inputs
 // (newest first) and *reason = kVlsmDrainAtRest, when the drain is armed,
 // no level's score is >= 1, no L0 compaction runs and a bounded step is
-// free. Disarms the drain when no step is left to take (L0 no deeper than
-// kVlsmRestL0Depth, or every range left needs a step over
-// max_compaction_bytes); keeps it armed when a step must only wait.
+// free. Disarms the drain when no step is left to take (no seed left, or
+// every seed left needs a step over max_compaction_bytes: its read-paid
+// files are then declined); keeps it armed when a step must only wait.
 bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
                        CompactionPicker* picker,
                        const ImmutableOptions& ioptions,
@@ -168,9 +184,13 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
                        CompactionReason* reason);
 
 // The seeds of the drain's steps (ascending indexes into L0 not being
-// compacted, the files over one key), deepest first: every key L0 covers
-// more than kVlsmRestL0Depth deep. Empty when the drain has nothing to do.
+// compacted, the files over one key): first, unless the drain finished
+// since the last flush or declared rest, every key L0 covers more than
+// kVlsmRestL0Depth deep, deepest first; then the read-paid files not
+// declined (ReadPaidSeedsOf, vlsm_read_paid_l0.h), most read first. Empty
+// when the drain has nothing to do.
 std::vector<std::vector<size_t>> DrainSeedsOf(
-    const VersionStorageInfo& vstorage);
+    const VersionStorageInfo& vstorage, const MutableCFOptions& moptions,
+    const VlsmRestClock& rest);
 
 }  // namespace ROCKSDB_NAMESPACE
