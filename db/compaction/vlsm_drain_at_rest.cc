@@ -102,28 +102,21 @@ bool OtherCompactionDue(const VersionStorageInfo& vstorage) {
   return false;
 }
 
-std::vector<std::vector<size_t>> DrainSeedsOf(const VlsmL0Now& l0,
-                                              const VersionStorageInfo& vstorage,
-                                              const MutableCFOptions& moptions,
+// The depth seeds (see VlsmDrainHasWork): none once the drain finished.
+std::vector<std::vector<size_t>> DepthSeedsOf(const VlsmL0Now& l0,
                                               const VlsmRestClock& rest) {
-  std::vector<std::vector<size_t>> seeds;
-  if (!rest.drain_finished()) {
-    seeds = l0.DueSeeds(DrainTriggers());
+  if (rest.drain_finished()) {
+    return {};
   }
-  for (std::vector<size_t>& seed :
-       ReadPaidSeedsOf(vstorage, moptions.max_compaction_bytes,
-                       rest.read_steps_declined())) {
-    seeds.push_back(std::move(seed));
-  }
-  return seeds;
+  return l0.DueSeeds(DrainTriggers());
 }
 
 }  // namespace
 
-std::vector<std::vector<size_t>> DrainSeedsOf(
-    const VersionStorageInfo& vstorage, const MutableCFOptions& moptions,
-    const VlsmRestClock& rest) {
-  return DrainSeedsOf(VlsmL0Now(vstorage), vstorage, moptions, rest);
+bool VlsmDrainHasWork(const VersionStorageInfo& vstorage,
+                      const VlsmRestClock& rest) {
+  return !DepthSeedsOf(VlsmL0Now(vstorage), rest).empty() ||
+         !ReadPaidSeedsOf(vstorage, rest.read_steps_declined()).empty();
 }
 
 bool VlsmArmDrain(const VersionStorageInfo& vstorage,
@@ -138,7 +131,7 @@ bool VlsmArmDrain(const VersionStorageInfo& vstorage,
     return false;
   }
   if (!(rest_declared || rest->QuietNow()) ||
-      DrainSeedsOf(vstorage, moptions, *rest).empty()) {
+      !VlsmDrainHasWork(vstorage, *rest)) {
     return false;
   }
   rest->ArmDrain();
@@ -167,14 +160,39 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
   }
   const VlsmL0Now l0(*vstorage);
   const std::vector<KeySpan>& spans = l0.spans();
-  const std::vector<std::vector<size_t>> seeds =
-      DrainSeedsOf(l0, *vstorage, moptions, *rest);
   const VlsmL0PickRequest request =
       VlsmBaseLevelPickRequest(cf_name, vstorage, picker, ioptions, moptions);
   bool must_wait = false;
-  if (!seeds.empty() &&
-      PickL0StepFromSeeds(request, spans, seeds, moptions.max_compaction_bytes,
-                          start_level_inputs, &must_wait)) {
+  // The depth seeds first, each step within max_compaction_bytes.
+  const std::vector<std::vector<size_t>> depth = DepthSeedsOf(l0, *rest);
+  bool picked = !depth.empty() &&
+                PickL0StepFromSeeds(request, spans, depth,
+                                    moptions.max_compaction_bytes,
+                                    start_level_inputs, &must_wait);
+  // Then the read-paid files, each step within what its reads paid.
+  size_t read_paid_declined = 0;
+  for (const VlsmReadPaidSeed& seed :
+       picked ? std::vector<VlsmReadPaidSeed>{}
+              : ReadPaidSeedsOf(*vstorage, rest->read_steps_declined())) {
+    const uint64_t bound =
+        moptions.max_compaction_bytes == 0
+            ? seed.budget
+            : std::min(seed.budget, moptions.max_compaction_bytes);
+    bool busy = false;
+    if (PickL0StepFromSeeds(request, spans, {{seed.index}}, bound,
+                            start_level_inputs, &busy)) {
+      picked = true;
+      break;
+    }
+    if (busy) {
+      must_wait = true;
+    } else {
+      rest->DeclineReadStep(
+          vstorage->LevelFiles(0)[seed.index]->fd.GetNumber(), seed.budget);
+      ++read_paid_declined;
+    }
+  }
+  if (picked) {
     *start_level = 0;
     *output_level = request.output_level;
     *reason = CompactionReason::kVlsmDrainAtRest;
@@ -183,22 +201,17 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
   if (must_wait) {
     return false;
   }
-  // Every seed left needs a step over max_compaction_bytes: the read-paid
-  // ones are declined until the next flush, the depth ones until then or a
-  // declared rest (FinishDrain).
-  const std::vector<std::vector<size_t>> read_paid = ReadPaidSeedsOf(
-      *vstorage, moptions.max_compaction_bytes, rest->read_steps_declined());
-  for (const std::vector<size_t>& seed : read_paid) {
-    rest->DeclineReadStep(vstorage->LevelFiles(0)[seed[0]]->fd.GetNumber());
-  }
+  // Every depth seed left needs a step over max_compaction_bytes (they wait
+  // for the next flush or declared rest: FinishDrain), every read-paid file
+  // a step over what its reads paid (declined until that doubles).
   rest->FinishDrain();
   Log(InfoLogLevel::INFO_LEVEL, ioptions.logger,
-      "[%s] vLSM drain at rest: done; L0 depth %d, %zu files; %zu seeds "
-      "(%zu read-paid files) need a step over max_compaction_bytes (%" PRIu64
-      ") and stay",
+      "[%s] vLSM drain at rest: done; L0 depth %d, %zu files; %zu ranges "
+      "need a step over max_compaction_bytes (%" PRIu64
+      "), %zu read files a step over what their reads paid",
       cf_name.c_str(), MaxDepth(spans, vstorage->user_comparator()),
-      spans.size(), seeds.size(), read_paid.size(),
-      moptions.max_compaction_bytes);
+      spans.size(), depth.size(), moptions.max_compaction_bytes,
+      read_paid_declined);
   return false;
 }
 

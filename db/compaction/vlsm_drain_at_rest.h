@@ -32,13 +32,13 @@
 //   - While armed, LevelCompactionPicker::NeedsCompaction says yes, and when
 //     the picker finds no other work it asks VlsmPickDrainStep for one
 //     bounded step: the deepest range of L0 deeper than kVlsmRestL0Depth
-//     (DrainSeedsOf, the same DueL0Seeds the due rule uses), with every older
+//     (DepthSeedsOf, the same DueL0Seeds the due rule uses), with every older
 //     L0 file that overlaps it (the L0 order rule), and the L1 files below;
 //     at most max_compaction_bytes ((f + 2) * S_M) of input, fewer of the
 //     range's newest files if need be. CompactionReason::kVlsmDrainAtRest
 //     tags it. When no step is left the drain disarms.
 //   - Below depth 1, reads decide: an L0 file whose sampled reads paid for
-//     its step is a seed too, after the deepest ranges
+//     its step is taken too, after the deepest ranges
 //     (vlsm_read_paid_l0.h); a tree nobody reads keeps its one run.
 //   - A write that makes a flush disarms it: the step running finishes
 //     (one step, at most (f + 2) * S_M of input, is all a burst waits for)
@@ -61,9 +61,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
+#include "db/compaction/vlsm_read_paid_l0.h"
 #include "options/vlsm_drain_settings.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/status.h"
@@ -126,14 +126,15 @@ class VlsmRestClock {
     drain_finished_ = true;
   }
 
-  // L0 files whose read-paid step (vlsm_read_paid_l0.h) the drain found too
-  // wide for max_compaction_bytes: not asked for again until the next flush,
-  // so that a finished drain is not re-armed for them every second.
-  const std::unordered_set<uint64_t>& read_steps_declined() const {
+  // L0 files whose step cost more than their reads had paid
+  // (vlsm_read_paid_l0.h), with the budget they had: asked for again once
+  // it doubles, or after the next flush, so that a finished drain is not
+  // re-armed for them every second.
+  const VlsmDeclinedReadSteps& read_steps_declined() const {
     return read_steps_declined_;
   }
-  void DeclineReadStep(uint64_t file_number) {
-    read_steps_declined_.insert(file_number);
+  void DeclineReadStep(uint64_t file_number, uint64_t budget) {
+    read_steps_declined_[file_number] = budget;
   }
 
   // The recent flush interval (0 before two flushes), for logs and tests.
@@ -149,7 +150,7 @@ class VlsmRestClock {
   bool flushed_ = false;  // a flush seen since open
   bool drain_armed_ = false;
   bool drain_finished_ = false;
-  std::unordered_set<uint64_t> read_steps_declined_;
+  VlsmDeclinedReadSteps read_steps_declined_;
 };
 
 // Whether the drain is on for a column family: the ranged layout, the
@@ -158,7 +159,7 @@ bool VlsmDrainEnabled(const MutableCFOptions& moptions,
                       const VlsmRestClock& rest);
 
 // Arms the drain of one column family if it is enabled, at rest (quiet, or
-// rest_declared: DB::WaitForCompact) and it has a seed (DrainSeedsOf): L0
+// rest_declared: DB::WaitForCompact) and it has work (VlsmDrainHasWork): L0
 // deeper than kVlsmRestL0Depth, or a read-paid file; returns whether it
 // armed it now (the caller then schedules a compaction; a drain armed
 // before was scheduled then, and each install since schedules again). The
@@ -172,9 +173,10 @@ bool VlsmArmDrain(const VersionStorageInfo& vstorage,
 // with *start_level = 0, *output_level = the base level, the L0 inputs
 // (newest first) and *reason = kVlsmDrainAtRest, when the drain is armed,
 // no level's score is >= 1, no L0 compaction runs and a bounded step is
-// free. Disarms the drain when no step is left to take (no seed left, or
-// every seed left needs a step over max_compaction_bytes: its read-paid
-// files are then declined); keeps it armed when a step must only wait.
+// free: a depth seed's step within max_compaction_bytes, else a read-paid
+// file's within its budget. Disarms the drain when no step is left to take
+// (none left, or every one left is over its bound: the read-paid files are
+// then declined); keeps it armed when a step must only wait.
 bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
                        CompactionPicker* picker,
                        const ImmutableOptions& ioptions,
@@ -183,14 +185,11 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
                        CompactionInputFiles* start_level_inputs,
                        CompactionReason* reason);
 
-// The seeds of the drain's steps (ascending indexes into L0 not being
-// compacted, the files over one key): first, unless the drain finished
-// since the last flush or declared rest, every key L0 covers more than
-// kVlsmRestL0Depth deep, deepest first; then the read-paid files not
-// declined (ReadPaidSeedsOf, vlsm_read_paid_l0.h), most read first. Empty
-// when the drain has nothing to do.
-std::vector<std::vector<size_t>> DrainSeedsOf(
-    const VersionStorageInfo& vstorage, const MutableCFOptions& moptions,
-    const VlsmRestClock& rest);
+// Whether the drain has a step to try: a depth seed (a key L0 covers more
+// than kVlsmRestL0Depth deep; none once the drain finished, until the next
+// flush or declared rest) or a read-paid file (ReadPaidSeedsOf,
+// vlsm_read_paid_l0.h).
+bool VlsmDrainHasWork(const VersionStorageInfo& vstorage,
+                      const VlsmRestClock& rest);
 
 }  // namespace ROCKSDB_NAMESPACE

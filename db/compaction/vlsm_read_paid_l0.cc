@@ -1,43 +1,41 @@
 #include "db/compaction/vlsm_read_paid_l0.h"
 
 #include <algorithm>
-#include <utility>
+#include <limits>
 
 #include "db/version_edit.h"
 #include "db/version_set.h"
 
 namespace ROCKSDB_NAMESPACE {
 
-uint64_t VlsmReadsThatPayAStep(uint64_t max_compaction_bytes) {
-  return std::max<uint64_t>(max_compaction_bytes / kVlsmL0ReadBytes, 1);
+uint64_t VlsmReadPaidBytes(const FileMetaData& file) {
+  const uint64_t reads =
+      file.stats.num_reads_sampled.load(std::memory_order_relaxed);
+  return reads > std::numeric_limits<uint64_t>::max() / kVlsmL0ReadBytes
+             ? std::numeric_limits<uint64_t>::max()
+             : reads * kVlsmL0ReadBytes;
 }
 
-std::vector<std::vector<size_t>> ReadPaidSeedsOf(
-    const VersionStorageInfo& vstorage, uint64_t max_compaction_bytes,
-    const std::unordered_set<uint64_t>& declined) {
-  const uint64_t needed = VlsmReadsThatPayAStep(max_compaction_bytes);
+std::vector<VlsmReadPaidSeed> ReadPaidSeedsOf(
+    const VersionStorageInfo& vstorage, const VlsmDeclinedReadSteps& declined) {
   const std::vector<FileMetaData*>& l0 = vstorage.LevelFiles(0);
-  // (reads, index), to sort the most read first.
-  std::vector<std::pair<uint64_t, size_t>> paid;
+  std::vector<VlsmReadPaidSeed> seeds;
   for (size_t i = 0; i < l0.size(); ++i) {
     const FileMetaData& f = *l0[i];
-    const uint64_t reads =
-        f.stats.num_reads_sampled.load(std::memory_order_relaxed);
-    if (reads >= needed && !f.being_compacted &&
-        declined.count(f.fd.GetNumber()) == 0) {
-      paid.emplace_back(reads, i);
+    const uint64_t budget = VlsmReadPaidBytes(f);
+    if (f.being_compacted || budget == 0 || budget < f.fd.GetFileSize()) {
+      continue;
     }
+    const auto d = declined.find(f.fd.GetNumber());
+    if (d != declined.end() && budget / 2 < d->second) {
+      continue;  // declined, and not yet paid twice as much
+    }
+    seeds.push_back({i, budget});
   }
-  std::stable_sort(paid.begin(), paid.end(),
-                   [](const std::pair<uint64_t, size_t>& a,
-                      const std::pair<uint64_t, size_t>& b) {
-                     return a.first > b.first;
+  std::stable_sort(seeds.begin(), seeds.end(),
+                   [](const VlsmReadPaidSeed& a, const VlsmReadPaidSeed& b) {
+                     return a.budget > b.budget;
                    });
-  std::vector<std::vector<size_t>> seeds;
-  seeds.reserve(paid.size());
-  for (const auto& p : paid) {
-    seeds.push_back({p.second});
-  }
   return seeds;
 }
 

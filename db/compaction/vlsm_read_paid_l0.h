@@ -1,79 +1,91 @@
 // Read-paid L0 steps (compaction_pri = kVlsmRanged): at rest, the drain also
-// moves into L1 the L0 files that reads have already paid to move.
+// moves into L1 the L0 files whose reads have already paid for the move.
 //
 // Why. The drain at rest (vlsm_drain_at_rest.h) stops at one sorted run of
-// L0 over any key: going to zero would rewrite all of L1 under it after
-// every write burst, I/O a write-only user never gets back. But a tree that
-// is read at rest pays for that run on every read: one more filter probe
-// per Get and one more child per scan. On the drained 12 M-record tree
-// (docs/results/rest-reads-file-size-1region-12M) L0's last run cost 3% of
-// Get's rate and 6% of the scans'. Whether moving a file pays depends on
-// how often it is read, which only the reads can tell.
+// L0 over any key: going to zero would rewrite the L1 files under L0 after
+// every write burst, I/O a write-only user never gets back. But a tree read
+// at rest pays for that run on every read that meets it: one more filter
+// probe for a Get over one of its files, one more child for every scan. On
+// the drained 12 M-record tree (docs/results/rest-reads-file-size-1region-12M)
+// L0's last run, 10 files, cost about 3% of Get's rate and 6% of the scans'.
+// Whether moving a file pays depends on how often reads meet it, which only
+// the reads can tell.
 //
-// The rule (LevelDB's allowed_seeks and Pebble's read-triggered compactions
-// have the same shape): a file is worth a step once the reads that met it
-// cost as much as the largest step could: the rent-or-buy rule, which never
-// spends more than twice what the best choice in hindsight would have.
+// The rule, rent or buy (LevelDB's allowed_seeks and Pebble's read-triggered
+// compactions have the same shape): a file's reads so far buy a budget of
+// compaction bytes; once the budget covers the file's step (the file, the
+// older L0 files over it, the L1 files under it, as the drain's picker takes
+// them), the step is taken. Rent or buy never spends more than twice what
+// the better choice in hindsight would have.
 //   - Reads are upstream's sampled count, FileMetaData::stats
 //     .num_reads_sampled: one read in kFileReadSampleRate (1024) adds 1024
 //     to every file a Get probes (its filter included), and to every L0 file
-//     when an iterator is made. So a scan counts all of L0 though it pays for
-//     the files over its keys only: scans trigger early by up to the number
-//     of L0 files, Gets by their sampling noise.
-//   - A step's cost is its input bytes, bounded by max_compaction_bytes
-//     ((f + 2) * S_M); the rule charges the bound, so a file waits for the
-//     reads of the widest step it could make.
-//   - kVlsmL0ReadBytes converts: one L0 file met by a read costs what
-//     compacting that many input bytes costs in CPU. Measured on this
-//     project's reference machine, on the drained 12 M-record tree: a Get
-//     took 8.01 us with its one L0 run and 7.78 us with L0 compacted into L1
-//     (0.23 us per L0 file met); the drain's compactions took 1.15 CPU
-//     seconds for 147 MiB of input (7.5 ns per byte). 0.23 us / 7.5 ns = 31
-//     bytes; scans save more per file met (about 1.1 us), so 32 errs, if
-//     anything, towards compacting late for Gets and early for scans.
+//     when an iterator is made. So a scan charges all of L0, though removing
+//     one file saves it a part of the run's cost: scans buy early, Gets at
+//     their price up to sampling noise.
+//   - kVlsmL0ReadBytes prices one read that met an L0 file in bytes of
+//     compaction input, by CPU time. Measured on this project's reference
+//     machine on the drained 12 M-record tree: a Get took 8.01 us with the
+//     one L0 run and 7.78 us with L0 compacted into L1 (0.23 us); the
+//     drain's compactions used 1.15 CPU seconds for 147 MiB of input (7.5 ns
+//     per byte): 0.23 us / 7.5 ns = 31 bytes.
+//   - The picker decides: a read-paid seed's step is bounded by its budget
+//     (and by max_compaction_bytes), so a file whose step costs more than
+//     its reads have paid is not taken. It is declined until its budget has
+//     doubled or the next flush (VlsmRestClock remembers the budget), so the
+//     drain is re-armed for it a bounded number of times, not every second.
 //
-// Worked example, the reference tree's settings: S_M 8 MiB, f 8, so
-// max_compaction_bytes is 80 MiB and a file is read-paid after
-// 80 MiB / 32 = 2.6 M reads met it. One thread of Gets at 125 K/s over the
-// drained run's 10 files meets each file 12.5 K times a second: its steps
-// start after about 210 s of reading, and then the reads saved pay for them
-// within the next 210 s. A write-only burst's files are never read-paid,
-// and a tree read a little pays nothing.
+// Worked example, the reference tree: the drain left 10 L0 files, three of
+// 0.5-1 MB and seven of 1.5 KB. A 1.5 KB file under one 8 MiB L1 file has a
+// step of about 8 MiB: bought after 8 MiB / 32 = 262 K reads met it. A file
+// over no L1 file moves for free (a trivial move) once it is read at all
+// (its own bytes / 32 reads). One thread of scans at 50 K/s charges every
+// L0 file 50 K reads a second: the whole run is bought within seconds of
+// steady scanning. A write-only burst's files are never read, and never
+// bought.
 //
-// Where it runs: VlsmArmDrain and VlsmPickDrainStep ask ReadPaidSeedsOf
-// beside the drain's depth seeds, so the same rest, the same bounded steps,
-// the same stop at a flush and the same tag (kVlsmDrainAtRest) hold. A file
-// whose step does not fit max_compaction_bytes is declined until the next
-// flush (VlsmRestClock remembers it), so the drain is not re-armed for it
-// every second. Not built: read-paid steps while writes run (L0 deep, under
-// its triggers), where the due rule owns L0.
+// Where it runs: DrainSeedsOf (vlsm_drain_at_rest.h) arms the drain for a
+// file whose budget covers at least its own bytes, and VlsmPickDrainStep
+// tries its step within its budget, after the depth seeds: the same rest,
+// bounded steps, stop at a flush and tag (kVlsmDrainAtRest). Not built:
+// read-paid steps while writes run (L0 deep, under its triggers), where the
+// due rule owns L0.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "rocksdb/rocksdb_namespace.h"
 
 namespace ROCKSDB_NAMESPACE {
 
+struct FileMetaData;
 class VersionStorageInfo;
 
-// The compaction input bytes that cost as much as one L0 file met by a read
-// (see the header).
+// Bytes of compaction input that cost as much as one read meeting an L0
+// file (see the header).
 constexpr uint64_t kVlsmL0ReadBytes = 32;
 
-// How many reads must meet an L0 file before it is worth a step of at most
-// max_compaction_bytes; at least 1, so a file nobody read never is.
-uint64_t VlsmReadsThatPayAStep(uint64_t max_compaction_bytes);
+// The compaction bytes a file's sampled reads have paid for: reads x
+// kVlsmL0ReadBytes, saturating.
+uint64_t VlsmReadPaidBytes(const FileMetaData& file);
 
-// The read-paid seeds of vstorage's L0 (each one file, as an index into L0
-// newest first, the form DueL0Seeds gives): the files not being compacted,
-// not in `declined` (file numbers), whose sampled reads reach
-// VlsmReadsThatPayAStep; most read first.
-std::vector<std::vector<size_t>> ReadPaidSeedsOf(
-    const VersionStorageInfo& vstorage, uint64_t max_compaction_bytes,
-    const std::unordered_set<uint64_t>& declined);
+// File number -> the budget (VlsmReadPaidBytes) its step was declined at.
+using VlsmDeclinedReadSteps = std::unordered_map<uint64_t, uint64_t>;
+
+// A read-paid seed: an index into L0 (newest first, the form DueL0Seeds
+// gives) and the bytes its step may take.
+struct VlsmReadPaidSeed {
+  size_t index = 0;
+  uint64_t budget = 0;
+};
+
+// The read-paid seeds of vstorage's L0, most paid first: the files not
+// being compacted whose budget covers at least their own bytes, and, if
+// declined, has doubled since.
+std::vector<VlsmReadPaidSeed> ReadPaidSeedsOf(
+    const VersionStorageInfo& vstorage, const VlsmDeclinedReadSteps& declined);
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -196,6 +196,19 @@ inline uint64_t StopsOnCompactionDebt(DB* db) {
   return stops;
 }
 
+// L0's files as GetLiveFilesMetaData lists them.
+inline std::vector<LiveFileMetaData> L0Files(DB* db) {
+  std::vector<LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  std::vector<LiveFileMetaData> l0;
+  for (const LiveFileMetaData& f : live) {
+    if (f.level == 0) {
+      l0.push_back(f);
+    }
+  }
+  return l0;
+}
+
 inline std::vector<int> FilesPerLevel(DB* db) {
   ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);

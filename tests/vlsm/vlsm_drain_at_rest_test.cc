@@ -332,19 +332,6 @@ TEST(VlsmDrainAtRestTest, FlushStopsTheDrain) {
   ASSERT_TRUE(db->Close().ok());
 }
 
-// L0's files as GetLiveFilesMetaData lists them.
-std::vector<LiveFileMetaData> L0Files(DB* db) {
-  std::vector<LiveFileMetaData> live;
-  db->GetLiveFilesMetaData(&live);
-  std::vector<LiveFileMetaData> l0;
-  for (const LiveFileMetaData& f : live) {
-    if (f.level == 0) {
-      l0.push_back(f);
-    }
-  }
-  return l0;
-}
-
 // Whether the file is in L0 (a step into L1 may rewrite it or, when it
 // overlaps nothing there, move it: the file keeps its number in L1).
 bool IsInL0(DB* db, uint64_t file_number) {
@@ -364,9 +351,9 @@ bool Overlap(const LiveFileMetaData& a, const LiveFileMetaData& b) {
 // Reads pay for the L0 run the drain leaves, file by file
 // (db/compaction/vlsm_read_paid_l0.h). After the drain: nothing read,
 // nothing more moves; Gets that meet one L0 file, while the column family
-// is not at rest, move nothing; at rest, the drain moves that file into L1
-// in a tagged step of at most max_compaction_bytes, leaves the L0 files no
-// read met, and keeps the data.
+// is not at rest, move nothing; at rest, once they have paid for its step,
+// the drain moves that file into L1 in a tagged step of at most
+// max_compaction_bytes, leaves the L0 files no read met, and keeps the data.
 TEST(VlsmDrainAtRestTest, ReadsAtRestMoveTheL0FileTheyMeet) {
   auto steps = std::make_shared<DrainSteps>();
   Options o = RangedOptions(steps);
@@ -406,11 +393,11 @@ TEST(VlsmDrainAtRestTest, ReadsAtRestMoveTheL0FileTheyMeet) {
   }
   ASSERT_FALSE(keys.empty());
 
-  // Gets over the target's keys, four times the reads that pay for a step
-  // (reads are sampled: 1 in 1024 counts 1024), while not at rest (an
-  // hour's quiet needed): the periodic task's runs take no step.
+  // Gets over the target's keys, four times the reads that pay for the
+  // widest step (reads are sampled: 1 in 1024 counts 1024), while not at
+  // rest (an hour's quiet needed): the periodic task's runs take no step.
   ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/3600, 1));
-  const uint64_t reads = 4 * VlsmReadsThatPayAStep(o.max_compaction_bytes);
+  const uint64_t reads = 4 * o.max_compaction_bytes / kVlsmL0ReadBytes;
   std::string v;
   for (uint64_t r = 0; r < reads; ++r) {
     ASSERT_TRUE(db->Get(ReadOptions(), keys[r % keys.size()], &v).ok());

@@ -200,18 +200,6 @@ std::vector<std::string> GrowL1AndFlushAcrossIt(DB* db, Model* model,
   return jobs.empty() ? std::vector<std::string>{} : jobs.begin()->second;
 }
 
-std::vector<LiveFileMetaData> L0Files(DB* db) {
-  std::vector<LiveFileMetaData> live;
-  db->GetLiveFilesMetaData(&live);
-  std::vector<LiveFileMetaData> l0;
-  for (const LiveFileMetaData& f : live) {
-    if (f.level == 0) {
-      l0.push_back(f);
-    }
-  }
-  return l0;
-}
-
 TEST(VlsmSplitFlushTest, PiecesShareTheFlushEpochAndTileTheKeys) {
   const std::string path = TestDir("tile");
   auto flushes = std::make_shared<FlushFiles>();
