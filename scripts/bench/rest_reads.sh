@@ -15,6 +15,14 @@
 #                           on and settled (waitforcompaction: the drain
 #                           runs there); its report (drain.json) gives the
 #                           drain's steps and bytes
+#         ranged-read-paid  (if in --trees) a copy of the drained tree read
+#                           at rest: opened read-write with the drain on,
+#                           read by the three measured benchmarks in turn
+#                           (one thread, every SST cached), each for
+#                           --read-paid-seconds, then settled: the drain
+#                           moves the L0 files whose reads paid for their
+#                           step into L1 (db/compaction/vlsm_read_paid_l0.h);
+#                           its report is read-paid.json
 #         rocksdb           system rocksdb, loaded here if --rocksdb-db
 #                           holds no tree this script loaded
 #         rocksdb-sm        system rocksdb-sm, RocksDB with the ranged
@@ -39,7 +47,7 @@
 # usage: scripts/bench/rest_reads.sh [--records N] [--seconds S] [--reps R]
 #          [--warmup-seconds W] [--out DIR] [--ranged-db DIR]
 #          [--rocksdb-db DIR] [--rocksdb-sm-db DIR] [--trees LIST]
-#          [--load-rate MIB]
+#          [--load-rate MIB] [--read-paid-seconds S]
 #   --records N         the trees' size (default 12000000); the ranged tree
 #                       must have been loaded with as many
 #   --seconds S         each measured run (default 60)
@@ -63,6 +71,8 @@
 #                       behind during the load) and its L0 at rest is empty;
 #                       at a rate its compaction keeps up with, L0 at rest
 #                       holds the flushes since its last L0 compaction
+#   --read-paid-seconds S  how long each benchmark reads the ranged-read-paid
+#                       tree before it settles (default 60)
 # Exit 2: bad input or a missing tree or binary (nothing ran); exit 1: a
 # run failed or a tree changed under the reads. Builds nothing.
 set -euo pipefail
@@ -79,19 +89,20 @@ source "$VLSM_ROOT/scripts/bench/machine.sh"
 source "$VLSM_ROOT/scripts/bench/read_trees.sh"  # the records, reads, DB.load
 
 RANGED=vlsm-ranged-rs32-io ROCKSDB=rocksdb ROCKSDB_SM=rocksdb-sm
-ALL_TREES=(rocksdb rocksdb-sm ranged-drained ranged-undrained)
+ALL_TREES=(rocksdb rocksdb-sm ranged-drained ranged-read-paid ranged-undrained)
 summary_py=$VLSM_ROOT/scripts/bench/rest_reads.py
 script_args=("$0" "$@")
 
 RECORDS=12000000 seconds=60 reps=3 warmup=10 out='' ranged_db='' rocksdb_db=''
 trees=rocksdb,ranged-drained,ranged-undrained rocksdb_sm_db='' load_rate=0
+read_paid_seconds=60
 while [ $# -gt 0 ]; do
   arg=$1; shift
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*|--rocksdb-sm-db=*|--load-rate=*|--trees=*)
+    --records=*|--seconds=*|--reps=*|--warmup-seconds=*|--out=*|--ranged-db=*|--rocksdb-db=*|--rocksdb-sm-db=*|--load-rate=*|--trees=*|--read-paid-seconds=*)
       name=${arg%%=*} value=${arg#*=} ;;
-    --records|--seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db|--rocksdb-sm-db|--load-rate|--trees)
+    --records|--seconds|--reps|--warmup-seconds|--out|--ranged-db|--rocksdb-db|--rocksdb-sm-db|--load-rate|--trees|--read-paid-seconds)
       [ $# -gt 0 ] || die_usage "$arg needs a value"
       name=$arg value=$1; shift ;;
     *) die_usage "unknown argument '$arg'" ;;
@@ -108,11 +119,13 @@ while [ $# -gt 0 ]; do
     --rocksdb-sm-db) rocksdb_sm_db=$value ;;
     --load-rate) load_rate=$value ;;
     --trees) trees=$value ;;
+    --read-paid-seconds) read_paid_seconds=$value ;;
   esac
 done
 require_positive_int --records "$RECORDS"
 require_positive_int --seconds "$seconds"
 require_positive_int --reps "$reps"
+require_positive_int --read-paid-seconds "$read_paid_seconds"
 [[ "$warmup" =~ ^[0-9]+$ ]] || die_usage "--warmup-seconds must be a whole number, got '$warmup'"
 load_rate=$(load_rate_value "$load_rate") || exit 2
 
@@ -131,12 +144,12 @@ for t in "${ALL_TREES[@]}"; do
 done
 [[ " ${TREES[*]} " == *" rocksdb "* ]] || die_usage "--trees must include rocksdb (the rates are over its), got '$trees'"
 reads_tree() { [[ " ${TREES[*]} " == *" $1 "* ]]; }  # TREE
-drained_db=$ranged_db-drained
+drained_db=$ranged_db-drained read_paid_db=$ranged_db-read-paid
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   die_usage "--out $out exists and is not empty"
 fi
 load_id() { tree_load_id "$RECORDS" "$1" "$load_rate"; }  # SYSTEM
-{ ! reads_tree ranged-drained && ! reads_tree ranged-undrained; } ||
+{ ! reads_tree ranged-drained && ! reads_tree ranged-read-paid && ! reads_tree ranged-undrained; } ||
   { [ -f "$ranged_db/CURRENT" ] && [ "$(head -1 "$ranged_db.load" 2>/dev/null)" = "$(load_id $RANGED)" ]; } ||
   die_usage "--ranged-db $ranged_db holds no '$(load_id $RANGED)' tree: load it with scripts/bench/l0_read_paths.sh --keep-db --db $ranged_db --records $RECORDS --load-rate $load_rate"
 
@@ -157,6 +170,7 @@ db_of() {
   case "$1" in
     rocksdb) echo "$rocksdb_db" ;; rocksdb-sm) echo "$rocksdb_sm_db" ;;
     ranged-drained) echo "$drained_db" ;; ranged-undrained) echo "$ranged_db" ;;
+    ranged-read-paid) echo "$read_paid_db" ;;
   esac
 }
 flags_of() {
@@ -172,7 +186,7 @@ rev=$(git -C "$VLSM_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$VLSM_ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -1)
 {
   echo "rest_reads.sh $(date -u +%Y-%m-%dT%H:%MZ): $(shell_words "${script_args[@]}")"
-  echo "records=$RECORDS load_rate_mib=$load_rate seconds=$seconds reps=$reps warmup_seconds=$warmup seek_nexts=$SEEK_NEXTS perf_level=$PERF_LEVEL"
+  echo "records=$RECORDS load_rate_mib=$load_rate seconds=$seconds reps=$reps warmup_seconds=$warmup seek_nexts=$SEEK_NEXTS perf_level=$PERF_LEVEL read_paid_seconds=$read_paid_seconds"
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -r)"
   echo "checkout: $rev${dirty:+ (with uncommitted changes)}; binaries: $bench, $ldb"
   for t in "${TREES[@]}"; do echo "tree $t: $(db_of "$t")"; done
@@ -222,7 +236,7 @@ load_stock_tree() {  # TREE SYSTEM: loads the stock tree unless its DB holds thi
 }
 load_stock_tree rocksdb $ROCKSDB
 if reads_tree rocksdb-sm; then load_stock_tree rocksdb-sm $ROCKSDB_SM; fi
-if reads_tree ranged-drained; then
+if reads_tree ranged-drained || reads_tree ranged-read-paid; then
   echo "== (a) the drained tree: copy of $ranged_db, settled with the drain on"
   rm -rf "${drained_db:?}"
   cp -a "$ranged_db" "$drained_db"
@@ -230,6 +244,18 @@ if reads_tree ranged-drained; then
   bench_run "$out" drain "${common[@]}" "${ranged_flags[@]}" --db="$drained_db" --use_existing_db=1 \
     --vlsm_drain_at_rest=true --statistics=1 --benchmarks=waitforcompaction,levelstats
   echo "drain_seconds=$(( $(date +%s) - t0 ))" > "$out/drain.env"
+fi
+if reads_tree ranged-read-paid; then
+  echo "== (a) the read-paid tree: copy of the drained tree, read 3 x ${read_paid_seconds} s at rest, settled"
+  rm -rf "${read_paid_db:?}"
+  cp -a "$drained_db" "$read_paid_db"
+  cat "$read_paid_db"/*.sst > /dev/null  # Gets from the page cache, as the measured ones
+  t0=$(date +%s)
+  bench_run "$out" read-paid "${common[@]}" "${ranged_flags[@]}" --db="$read_paid_db" --use_existing_db=1 \
+    --use_direct_reads=false --vlsm_drain_at_rest=true --statistics=1 --duration="$read_paid_seconds" \
+    --seek_nexts=$SEEK_NEXTS --batch_size=$MULTIGET_BATCH \
+    --benchmarks="$(IFS=,; echo "${BENCHMARKS[*]}"),waitforcompaction,levelstats"
+  echo "drain_seconds=$(( $(date +%s) - t0 ))" > "$out/read-paid.env"
 fi
 for t in "${TREES[@]}"; do
   d=$(db_of "$t")

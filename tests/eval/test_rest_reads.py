@@ -1,8 +1,10 @@
 """scripts/bench/rest_reads.sh (issues 40 and 54: reads at rest against
 RocksDB) end to end at a tiny scale on this tree's binaries: bad input exits
 2 before anything runs, a ranged tree of another size is refused, and with
---trees naming all four, rocksdb-sm among them, they are loaded or reused, read with every benchmark and
-tabulated, the ranged trees' rates also over rocksdb-sm's. The figures
+--trees naming all five, rocksdb-sm among them, they are loaded or reused, read with every benchmark and
+tabulated, the ranged trees' rates also over rocksdb-sm's; the read-paid
+tree is the drained one read read-write, with the drain on, for
+--read-paid-seconds before it settles. The figures
 themselves come from the full runs (docs/results/rest-reads-*)."""
 import json
 import os
@@ -14,7 +16,8 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BENCH = os.path.join(ROOT, "scripts", "bench")
 RECORDS = "30000"
-TREES = ["rocksdb", "rocksdb-sm", "ranged-drained", "ranged-undrained"]
+TREES = ["rocksdb", "rocksdb-sm", "ranged-drained", "ranged-read-paid", "ranged-undrained"]
+DEFAULT_TREES = ["rocksdb", "ranged-drained", "ranged-undrained"]
 BENCHMARKS = ["multireadrandom", "readrandom", "seekrandom"]
 
 
@@ -53,6 +56,7 @@ class RestReadsTest(unittest.TestCase):
                            (["--seconds"], "needs a value"),
                            (["--rocksdb-sm-db="], "has no value"),
                            (["--load-rate", "fast"], "--load-rate must be"),
+                           (["--read-paid-seconds", "0"], "--read-paid-seconds"),
                            (["--trees", "rocksdb,bogus"], "unknown tree 'bogus'"),
                            (["--trees", "rocksdb-sm,ranged-drained"], "must include rocksdb"),
                            # The ranged tree was loaded unthrottled.
@@ -66,10 +70,10 @@ class RestReadsTest(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(self.tmp, "bad", "results.json")), args)
             self.assertFalse(os.path.exists(os.path.join(self.tmp, "bad-rocksdb")), args)
 
-    def test_four_trees_are_read_and_the_ranged_ones_compared_with_rocksdb_sm(self):
-        # (Tiny trees: all four fit the page cache, which the script checks.)
+    def test_five_trees_are_read_and_the_ranged_ones_compared_with_rocksdb_sm(self):
+        # (Tiny trees: all five fit the page cache, which the script checks.)
         r = self.rest_reads("out", "--records", RECORDS, "--trees", ",".join(TREES), "--seconds", "1",
-                            "--reps", "1", "--warmup-seconds", "0")
+                            "--reps", "1", "--warmup-seconds", "0", "--read-paid-seconds", "2")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         with open(os.path.join(self.tmp, "out", "results.json")) as f:
             res = json.load(f)
@@ -85,9 +89,21 @@ class RestReadsTest(unittest.TestCase):
                 loads[t] = f.read()
         self.assertIn("--target_file_size_base=67108864", loads["rocksdb"])
         self.assertIn("--target_file_size_base=8388608", loads["rocksdb-sm"])
+        # The read-paid tree: the three benchmarks for 2 s each on a
+        # read-write open with the drain on, then the settle; its steps are
+        # reported.
+        with open(os.path.join(self.tmp, "out", "read-paid.cmd")) as f:
+            read_paid = f.read()
+        for flag in ("--benchmarks=seekrandom,readrandom,multireadrandom,waitforcompaction,"
+                     "levelstats", "--duration=2",
+                     "--vlsm_drain_at_rest=true", "--use_existing_db=1"):
+            self.assertIn(flag, read_paid)
+        self.assertNotIn("--readonly", read_paid)
+        self.assertIsNotNone(res["read_paid"])
+        self.assertIn("read-paid tree's drain steps", r.stdout)
         for bench in BENCHMARKS:
             s = res["summary"][bench]
-            for t in ("ranged-drained", "ranged-undrained"):
+            for t in ("ranged-drained", "ranged-read-paid", "ranged-undrained"):
                 self.assertIn("over_rocksdb_sm", s[t], (bench, t))
                 self.assertIn("over_rocksdb", s[t], (bench, t))
             self.assertNotIn("over_rocksdb_sm", s["rocksdb-sm"], bench)
@@ -112,7 +128,7 @@ class RestReadsTest(unittest.TestCase):
         self.assertIn("rocksdb's tree: reusing", r.stdout)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "again", "load-rocksdb.cmd")))
         with open(os.path.join(self.tmp, "again", "results.json")) as f:
-            self.assertEqual(list(json.load(f)["trees"]), TREES[:1] + TREES[2:])
+            self.assertEqual(list(json.load(f)["trees"]), DEFAULT_TREES)
         self.assertNotIn("rocksdb-sm", r.stdout)
 
 
