@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <limits>
 #include <memory>
 
 #include "db/compaction/compaction.h"
@@ -179,18 +180,25 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
             ? seed.budget
             : std::min(seed.budget, moptions.max_compaction_bytes);
     bool busy = false;
+    uint64_t step_bytes = 0;
     if (PickL0StepFromSeeds(request, spans, {{seed.index}}, bound,
-                            start_level_inputs, &busy)) {
+                            start_level_inputs, &busy, &step_bytes)) {
       picked = true;
       break;
     }
     if (busy) {
       must_wait = true;
-    } else {
-      rest->DeclineReadStep(
-          vstorage->LevelFiles(0)[seed.index]->fd.GetNumber(), seed.budget);
-      ++read_paid_declined;
+      continue;
     }
+    // Asked again once its reads pay for this step; never (until a flush)
+    // if the step is over max_compaction_bytes, which no budget lifts.
+    const bool over_max = moptions.max_compaction_bytes != 0 &&
+                          step_bytes > moptions.max_compaction_bytes;
+    rest->DeclineReadStep(
+        vstorage->LevelFiles(0)[seed.index]->fd.GetNumber(),
+        over_max || step_bytes == 0 ? std::numeric_limits<uint64_t>::max()
+                                    : step_bytes);
+    ++read_paid_declined;
   }
   if (picked) {
     *start_level = 0;
@@ -203,7 +211,7 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
   }
   // Every depth seed left needs a step over max_compaction_bytes (they wait
   // for the next flush or declared rest: FinishDrain), every read-paid file
-  // a step over what its reads paid (declined until that doubles).
+  // a step over what its reads paid (declined until they pay for it).
   rest->FinishDrain();
   Log(InfoLogLevel::INFO_LEVEL, ioptions.logger,
       "[%s] vLSM drain at rest: done; L0 depth %d, %zu files; %zu ranges "

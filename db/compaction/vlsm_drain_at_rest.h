@@ -127,14 +127,14 @@ class VlsmRestClock {
   }
 
   // L0 files whose step cost more than their reads had paid
-  // (vlsm_read_paid_l0.h), with the budget they had: asked for again once
-  // it doubles, or after the next flush, so that a finished drain is not
-  // re-armed for them every second.
+  // (vlsm_read_paid_l0.h), with the bytes it cost: asked for again once
+  // their reads pay that, or after the next flush, so that a finished drain
+  // is not re-armed for them every second.
   const VlsmDeclinedReadSteps& read_steps_declined() const {
     return read_steps_declined_;
   }
-  void DeclineReadStep(uint64_t file_number, uint64_t budget) {
-    read_steps_declined_[file_number] = budget;
+  void DeclineReadStep(uint64_t file_number, uint64_t step_bytes) {
+    read_steps_declined_[file_number] = step_bytes;
   }
 
   // The recent flush interval (0 before two flushes), for logs and tests.

@@ -96,9 +96,15 @@ bool PickL0StepFromSeeds(const VlsmL0PickRequest& request,
                          const std::vector<std::vector<size_t>>& seeds,
                          uint64_t max_input_bytes,
                          CompactionInputFiles* start_level_inputs,
-                         bool* must_wait) {
+                         bool* must_wait, uint64_t* over_bound) {
   start_level_inputs->clear();
   start_level_inputs->level = 0;
+  uint64_t smallest_over = 0;
+  auto passed_over = [&smallest_over](uint64_t step_bytes) {
+    if (smallest_over == 0 || step_bytes < smallest_over) {
+      smallest_over = step_bytes;
+    }
+  };
   const std::vector<FileMetaData*>& l0 = request.vstorage->LevelFiles(0);
   const Comparator* ucmp = request.vstorage->user_comparator();
   for (const std::vector<size_t>& seed : seeds) {
@@ -118,6 +124,7 @@ bool PickL0StepFromSeeds(const VlsmL0PickRequest& request,
         candidate.files.push_back(l0[i]);  // ascending index: newest first
       }
       if (max_input_bytes > 0 && bytes > max_input_bytes) {
+        passed_over(bytes);
         continue;  // fewer files
       }
       uint64_t l1_bytes = 0;
@@ -128,11 +135,15 @@ bool PickL0StepFromSeeds(const VlsmL0PickRequest& request,
         break;  // busy here: try the next seed
       }
       if (max_input_bytes > 0 && bytes + l1_bytes > max_input_bytes) {
+        passed_over(bytes + l1_bytes);
         continue;
       }
       *start_level_inputs = std::move(candidate);
       return true;
     }
+  }
+  if (over_bound != nullptr) {
+    *over_bound = smallest_over;
   }
   return false;
 }

@@ -77,13 +77,16 @@ bool PickRangedL0(const VlsmL0PickRequest& request,
 // input (its L0 and L1 bytes): a seed over it is tried with fewer of its
 // files, oldest kept, down to its oldest alone, and skipped if even that is
 // over. *must_wait (if given) is set when a step was passed over only
-// because files it needs are busy.
+// because files it needs are busy. *over_bound (if given, and nothing is
+// picked) is set to the input bytes of the smallest step passed over for
+// max_input_bytes (its L0 bytes alone if those were over), 0 if none.
 bool PickL0StepFromSeeds(const VlsmL0PickRequest& request,
                          const std::vector<KeySpan>& spans,
                          const std::vector<std::vector<size_t>>& seeds,
                          uint64_t max_input_bytes,
                          CompactionInputFiles* start_level_inputs,
-                         bool* must_wait = nullptr);
+                         bool* must_wait = nullptr,
+                         uint64_t* over_bound = nullptr);
 
 // The L0 pick of the layout moptions.vlsm_layout names (its rules' PickL0,
 // vlsm_layout_rules.h: the paper's PickOldestL0File, the ranged layout's

@@ -27,8 +27,8 @@ std::vector<VlsmReadPaidSeed> ReadPaidSeedsOf(
       continue;
     }
     const auto d = declined.find(f.fd.GetNumber());
-    if (d != declined.end() && budget / 2 < d->second) {
-      continue;  // declined, and not yet paid twice as much
+    if (d != declined.end() && budget < d->second) {
+      continue;  // declined, and its step not yet paid
     }
     seeds.push_back({i, budget});
   }

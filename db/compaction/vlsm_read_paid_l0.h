@@ -31,9 +31,9 @@
 //     per byte): 0.23 us / 7.5 ns = 31 bytes.
 //   - The picker decides: a read-paid seed's step is bounded by its budget
 //     (and by max_compaction_bytes), so a file whose step costs more than
-//     its reads have paid is not taken. It is declined until its budget has
-//     doubled or the next flush (VlsmRestClock remembers the budget), so the
-//     drain is re-armed for it a bounded number of times, not every second.
+//     its reads have paid is not taken. It is declined, with what its step
+//     cost, until its budget covers that or the next flush (VlsmRestClock
+//     remembers), so the drain is not re-armed for it every second.
 //
 // Worked example, the reference tree: the drain left 10 L0 files, three of
 // 0.5-1 MB and seven of 1.5 KB. A 1.5 KB file under one 8 MiB L1 file has a
@@ -72,7 +72,7 @@ constexpr uint64_t kVlsmL0ReadBytes = 32;
 // kVlsmL0ReadBytes, saturating.
 uint64_t VlsmReadPaidBytes(const FileMetaData& file);
 
-// File number -> the budget (VlsmReadPaidBytes) its step was declined at.
+// File number -> the input bytes of the step it was declined for.
 using VlsmDeclinedReadSteps = std::unordered_map<uint64_t, uint64_t>;
 
 // A read-paid seed: an index into L0 (newest first, the form DueL0Seeds
@@ -83,8 +83,8 @@ struct VlsmReadPaidSeed {
 };
 
 // The read-paid seeds of vstorage's L0, most paid first: the files not
-// being compacted whose budget covers at least their own bytes, and, if
-// declined, has doubled since.
+// being compacted whose budget covers at least their own bytes and, if
+// declined, the step they were declined for.
 std::vector<VlsmReadPaidSeed> ReadPaidSeedsOf(
     const VersionStorageInfo& vstorage, const VlsmDeclinedReadSteps& declined);
 
