@@ -5,11 +5,12 @@
 // L0 over any key: going to zero would rewrite the L1 files under L0 after
 // every write burst, I/O a write-only user never gets back. But a tree read
 // at rest pays for that run on every read that meets it: one more filter
-// probe for a Get over one of its files, one more child for every scan. On
-// the drained 12 M-record tree (docs/results/rest-reads-file-size-1region-12M)
-// L0's last run, 10 files, cost about 3% of Get's rate and 6% of the scans'.
+// probe for a Get over one of its files, one more child for every scan.
 // Whether moving a file pays depends on how often reads meet it, which only
-// the reads can tell.
+// the reads can tell. (On the drained 12 M-record tree, whose run is 10
+// narrow files, moving the files reads met did not make reads faster: the
+// gap to RocksDB there is below L0. The page:
+// docs/results/rest-reads-read-paid-1region-12M.)
 //
 // The rule, rent or buy (LevelDB's allowed_seeks and Pebble's read-triggered
 // compactions have the same shape): a file's reads so far buy a budget of
@@ -19,10 +20,12 @@
 // the better choice in hindsight would have.
 //   - Reads are upstream's sampled count, FileMetaData::stats
 //     .num_reads_sampled: one read in kFileReadSampleRate (1024) adds 1024
-//     to every file a Get probes (its filter included), and to every L0 file
-//     when an iterator is made. So a scan charges all of L0, though removing
-//     one file saves it a part of the run's cost: scans buy early, Gets at
-//     their price up to sampling noise.
+//     to every file a Get or MultiGet probes (its filter included), and, on
+//     the sublevel read path, to every L0 file a sampled iterator opens (a
+//     seek opens the file at or after its key: a narrow file is charged for
+//     the scans that start in the gap before it). What the count misses is
+//     what an L0 sublevel costs a scan by being a child of the merge at all,
+//     which no one file's move removes.
 //   - kVlsmL0ReadBytes prices one read that met an L0 file in bytes of
 //     compaction input, by CPU time. Measured on this project's reference
 //     machine on the drained 12 M-record tree: a Get took 8.01 us with the
@@ -36,13 +39,13 @@
 //     remembers), so the drain is not re-armed for it every second.
 //
 // Worked example, the reference tree: the drain left 10 L0 files, three of
-// 0.5-1 MB and seven of 1.5 KB. A 1.5 KB file under one 8 MiB L1 file has a
-// step of about 8 MiB: bought after 8 MiB / 32 = 262 K reads met it. A file
-// over no L1 file moves for free (a trivial move) once it is read at all
-// (its own bytes / 32 reads). One thread of scans at 50 K/s charges every
-// L0 file 50 K reads a second: the whole run is bought within seconds of
-// steady scanning. A write-only burst's files are never read, and never
-// bought.
+// 0.5-1 MB and seven of 1.5-1.7 KB. A 1.5 KB file under one 2.7 MB L1 file
+// has a step of 2.7 MB: bought after 2.7 MB / 32 = 85 K reads met it. A
+// file over no L1 file moves for free (a trivial move) once its reads pay
+// for its own bytes. Three minutes of one thread of scans, Gets and
+// MultiGets (docs/results/rest-reads-read-paid-1region-12M) bought 8 or 9
+// of the 10; the rest, met by few reads, stayed. A write-only burst's
+// files are never read, and never bought.
 //
 // Where it runs: DrainSeedsOf (vlsm_drain_at_rest.h) arms the drain for a
 // file whose budget covers at least its own bytes, and VlsmPickDrainStep
