@@ -1,6 +1,7 @@
 #include "db/compaction/vlsm_drain_at_rest.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cinttypes>
 #include <limits>
 #include <memory>
@@ -116,8 +117,11 @@ std::vector<std::vector<size_t>> DepthSeedsOf(const VlsmL0Now& l0,
 
 bool VlsmDrainHasWork(const VersionStorageInfo& vstorage,
                       const VlsmRestClock& rest) {
-  return !DepthSeedsOf(VlsmL0Now(vstorage), rest).empty() ||
-         !ReadPaidSeedsOf(vstorage, rest.read_steps_declined()).empty();
+  // The read-paid files first: the periodic task asks every second, and L0's
+  // model is built only while the depth seeds may matter.
+  return !ReadPaidSeedsOf(vstorage, rest.read_steps_declined()).empty() ||
+         (!rest.drain_finished() &&
+          !DepthSeedsOf(VlsmL0Now(vstorage), rest).empty());
 }
 
 bool VlsmArmDrain(const VersionStorageInfo& vstorage,
@@ -190,14 +194,15 @@ bool VlsmPickDrainStep(const std::string& cf_name, VersionStorageInfo* vstorage,
       must_wait = true;
       continue;
     }
-    // Asked again once its reads pay for this step; never (until a flush)
-    // if the step is over max_compaction_bytes, which no budget lifts.
+    // Asked again once its reads pay for this step (passed over for its
+    // bound, it cost more than the budget); never, until a flush, if it is
+    // over max_compaction_bytes, which no budget lifts.
     const bool over_max = moptions.max_compaction_bytes != 0 &&
                           step_bytes > moptions.max_compaction_bytes;
+    assert(over_max || step_bytes > seed.budget);
     rest->DeclineReadStep(
         vstorage->LevelFiles(0)[seed.index]->fd.GetNumber(),
-        over_max || step_bytes == 0 ? std::numeric_limits<uint64_t>::max()
-                                    : step_bytes);
+        over_max ? std::numeric_limits<uint64_t>::max() : step_bytes);
     ++read_paid_declined;
   }
   if (picked) {

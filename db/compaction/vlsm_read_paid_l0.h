@@ -29,7 +29,8 @@
 //   - kVlsmL0ReadBytes prices one read that met an L0 file in bytes of
 //     compaction input, by CPU time. Measured on this project's reference
 //     machine on the drained 12 M-record tree: a Get took 8.01 us with the
-//     one L0 run and 7.78 us with L0 compacted into L1 (0.23 us); the
+//     one L0 run and 7.78 us on a copy with L0 compacted into L1 (0.23 us,
+//     at most: that copy's L1 was rewritten too); the
 //     drain's compactions used 1.15 CPU seconds for 147 MiB of input (7.5 ns
 //     per byte): 0.23 us / 7.5 ns = 31 bytes.
 //   - The picker decides: a read-paid seed's step is bounded by its budget
@@ -47,8 +48,8 @@
 // of the 10; the rest, met by few reads, stayed. A write-only burst's
 // files are never read, and never bought.
 //
-// Where it runs: DrainSeedsOf (vlsm_drain_at_rest.h) arms the drain for a
-// file whose budget covers at least its own bytes, and VlsmPickDrainStep
+// Where it runs: VlsmDrainHasWork (vlsm_drain_at_rest.h) arms the drain
+// for a file whose budget covers at least its own bytes, and VlsmPickDrainStep
 // tries its step within its budget, after the depth seeds: the same rest,
 // bounded steps, stop at a flush and tag (kVlsmDrainAtRest). Not built:
 // read-paid steps while writes run (L0 deep, under its triggers), where the

@@ -281,11 +281,14 @@ uncached_bytes() {  # DIR: bytes of its SSTs not in the page cache
   fincore --bytes --noheadings --output RES,SIZE "$1"/*.sst |
     awk '{ if ($2 > $1) u += $2 - $1 } END { printf "%d\n", u }'
 }
+cached_enough() {  # DIR: whether at most 0.1% of its bytes are not cached
+  [ "$(uncached_bytes "$1")" -le $(( $(du -sb "$1" | cut -f1) / 1000 )) ]
+}
 check_cached() {  # TREE WHEN: exits 1 unless its SSTs are cached
   local d u
   d=$(db_of "$1")
-  u=$(uncached_bytes "$d")
-  if [ "$u" -gt $(( $(du -sb "$d" | cut -f1) / 1000 )) ]; then
+  if ! cached_enough "$d"; then
+    u=$(uncached_bytes "$d")
     echo "error: $(( u >> 20 )) MiB of tree $1's SSTs are not in the page cache $2: the trees read ($(du -sch "${tree_dirs[@]}" | tail -1 | cut -f1)) do not fit this machine's page cache; read fewer (--trees) or smaller trees (--records)" >&2
     exit 1
   fi
@@ -302,7 +305,7 @@ cached_run() {  # TREE DIR NAME db_bench-flags...: bench_run NAME on TREE,
   local try
   for try in 1 2 3; do
     cat "$d"/*.sst > /dev/null
-    [ "$(uncached_bytes "$d")" -gt $(( $(du -sb "$d" | cut -f1) / 1000 )) ] || break
+    if cached_enough "$d"; then break; fi
   done
   check_cached "$tree" "before $name"
   bench_run "$dir" "$name" "$@"

@@ -23,7 +23,9 @@ import systems  # noqa: E402
 def unknown_system_message(name):
     """What systems.py says of a system it does not define: the name and
     every system it does (a test written with today's list broke when
-    rocksdb-sm joined it)."""
+    rocksdb-sm joined it). Raises AssertionError if systems.py defines
+    `name`: the message would then test nothing."""
+    assert name not in systems.SYSTEMS, f"systems.py defines '{name}'"
     return f"unknown system '{name}' (one of: {' '.join(systems.SYSTEMS)})"
 STUCK_S = 240
 # The processes whose threads' stacks say where a hang is.

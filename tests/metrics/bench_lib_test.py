@@ -83,6 +83,7 @@ class BenchLibMachineRecords(unittest.TestCase):
         # (a copy broke when rocksdb-sm joined the list).
         sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
         import systems
+        self.assertNotIn("stokc", systems.SYSTEMS)  # the premise: unknown
         self.assertIn(f"unknown system 'stokc' (one of: {' '.join(systems.SYSTEMS)})",
                       p.stderr)
         self.assertFalse(os.path.exists(self.path("nosys", ".json")))

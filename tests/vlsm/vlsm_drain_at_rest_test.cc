@@ -32,12 +32,14 @@
 
 #include "db/column_family.h"
 #include "db/db_impl/db_impl.h"
+#include "db/version_set.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/vlsm.h"
+#include "test_util/sync_point.h"
 #include "tests/test_dir.h"
 #include "tests/vlsm/vlsm_db_test_util.h"
 
@@ -175,6 +177,36 @@ void ExpectDrained(DB* db, const std::string& what) {
   EXPECT_LE(L0Depth(db), static_cast<uint64_t>(kVlsmRestL0Depth)) << what;
 }
 
+// Counts the runs of the periodic task "vlsm_drain_at_rest" (its sync
+// point; this Check build has them on), so that a test waits for the task's
+// runs, not for time: on a loaded machine seconds may pass without a run.
+class PeriodicTaskRuns {
+ public:
+  PeriodicTaskRuns() {
+    SyncPoint::GetInstance()->SetCallBack(
+        kStart, [this](void*) { started_.fetch_add(1); });
+    SyncPoint::GetInstance()->EnableProcessing();
+  }
+  ~PeriodicTaskRuns() {
+    SyncPoint::GetInstance()->DisableProcessing();
+    SyncPoint::GetInstance()->ClearCallBack(kStart);
+  }
+  // Waits until `n` runs started and ended after the call began (n + 1
+  // starts: the task's runs follow one another); false after a minute,
+  // a hang.
+  bool WaitForWholeRuns(int n) {
+    const int until = started_.load() + n + 1;
+    for (int i = 0; i < 600 && started_.load() < until; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return started_.load() >= until;
+  }
+
+ private:
+  static constexpr const char* kStart = "DBImpl::VlsmDrainAtRestTask:Start";
+  std::atomic<int> started_{0};
+};
+
 // DB::WaitForCompact runs the drain and returns after it: L0 is one run over
 // any key, the data and a snapshot taken before read as the model says, and
 // every step took at most max_compaction_bytes ((f + 2) * S_M) of input.
@@ -222,35 +254,58 @@ TEST(VlsmDrainAtRestTest, PeriodicTaskDrainsOnlyAtRest) {
   ASSERT_NO_FATAL_FAILURE(LoadDeepL0(db.get(), &model, &w));
   ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "loaded"));
 
-  // Not at rest: the last flush is seconds old, an hour is needed. The task
-  // runs every second; three of its runs leave L0 as it is.
+  // Not at rest: the last flush is seconds old, an hour is needed. Two
+  // whole runs of the task leave L0 as it is.
+  PeriodicTaskRuns task;
   ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/3600, 1));
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  ASSERT_TRUE(task.WaitForWholeRuns(2)) << "the periodic task did not run";
   EXPECT_EQ(steps->began(), 0);
   ASSERT_NO_FATAL_FAILURE(AssertDeepL0(db.get(), "an hour not passed"));
 
-  // At rest after a second without a flush: the task arms the drain.
+  // At rest after a second without a flush: the task arms the drain, which
+  // drains L0 by itself (before any WaitForCompact, which would too).
   ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/1, 1));
   // A bound for a hang only (the drain takes well under a second here).
   for (int i = 0; i < 600 && L0Depth(db.get()) > kVlsmRestL0Depth; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
+  ExpectDrained(db.get(), "by the periodic task");
   ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
-  ExpectDrained(db.get(), "after the periodic task");
   EXPECT_GT(steps->began(), 0);
   ASSERT_NO_FATAL_FAILURE(ExpectEqualsModel(db.get(), model, nullptr, "after"));
   ASSERT_TRUE(db->Close().ok());
 }
 
-// What `read` reads of the default column family's VlsmRestClock, under
-// the DB mutex as every caller of the clock reads it.
+// What `read` reads of the default column family, under the DB mutex as
+// the drain reads it.
 template <typename Read>
-auto ReadRestClock(DB* db, Read read) {
+auto ReadColumnFamily(DB* db, Read read) {
   auto* impl = static_cast<DBImpl*>(db->GetRootDB());
   ColumnFamilyData* cfd =
       static_cast<ColumnFamilyHandleImpl*>(db->DefaultColumnFamily())->cfd();
   InstrumentedMutexLock lock(impl->mutex());
-  return read(*cfd->compaction_picker()->vlsm_rest());
+  return read(*cfd);
+}
+
+// What `read` reads of the default column family's VlsmRestClock.
+template <typename Read>
+auto ReadRestClock(DB* db, Read read) {
+  return ReadColumnFamily(db, [&read](ColumnFamilyData& cfd) {
+    return read(*cfd.compaction_picker()->vlsm_rest());
+  });
+}
+
+// The compaction bytes an L0 file's reads have paid for
+// (VlsmReadPaidBytes); 0 if the file is not in L0.
+uint64_t ReadPaidBytesOfL0File(DB* db, uint64_t file_number) {
+  return ReadColumnFamily(db, [file_number](ColumnFamilyData& cfd) {
+    for (const FileMetaData* f : cfd.current()->storage_info()->LevelFiles(0)) {
+      if (f->fd.GetNumber() == file_number) {
+        return VlsmReadPaidBytes(*f);
+      }
+    }
+    return uint64_t{0};
+  });
 }
 
 // Whether the drain is armed now.
@@ -395,26 +450,32 @@ TEST(VlsmDrainAtRestTest, ReadsAtRestMoveTheL0FileTheyMeet) {
 
   // Gets over the target's keys, four times the reads that pay for the
   // widest step (reads are sampled: 1 in 1024 counts 1024), while not at
-  // rest (an hour's quiet needed): the periodic task's runs take no step.
+  // rest (an hour's quiet needed).
+  PeriodicTaskRuns task;
   ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/3600, 1));
   const uint64_t reads = 4 * o.max_compaction_bytes / kVlsmL0ReadBytes;
   std::string v;
   for (uint64_t r = 0; r < reads; ++r) {
     ASSERT_TRUE(db->Get(ReadOptions(), keys[r % keys.size()], &v).ok());
   }
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  // The premise: the reads paid for any step the file could take. Then two
+  // whole runs of the task take none: not at rest.
+  ASSERT_GE(ReadPaidBytesOfL0File(db.get(), l0[target].file_number),
+            o.max_compaction_bytes);
+  ASSERT_TRUE(task.WaitForWholeRuns(2)) << "the periodic task did not run";
   EXPECT_EQ(steps->began(), drained) << "a read-paid step while not at rest";
   EXPECT_TRUE(IsInL0(db.get(), l0[target].file_number));
 
-  // At rest after a second: the periodic task arms the drain for the file.
+  // At rest after a second: the periodic task arms the drain, which moves
+  // the file by itself (before any WaitForCompact, which would too).
   ASSERT_NO_FATAL_FAILURE(SetDrain(db.get(), true, /*min_seconds=*/1, 1));
   // A bound for a hang only (the step takes well under a second here).
   for (int i = 0; i < 600 && IsInL0(db.get(), l0[target].file_number); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
   EXPECT_FALSE(IsInL0(db.get(), l0[target].file_number))
-      << "the file reads met is still in L0";
+      << "the periodic task's drain did not move the file reads met";
+  ASSERT_TRUE(db->WaitForCompact(WaitForCompactOptions()).ok());
   EXPECT_GT(steps->began(), drained);
   for (size_t i = 0; i < l0.size(); ++i) {
     if (!Overlap(l0[i], l0[target])) {
