@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "write_breakdown.h"
 
 namespace ycsb {
 
@@ -36,6 +39,11 @@ class DbBinding {
   // compaction bytes, summed over instances): find-sustainable refuses a
   // rate at which it keeps growing.
   virtual uint64_t CompactionDebtBytes() { return 0; }
+  // What the store's writes spent their time on, per instance (region),
+  // totals since the store opened (write_breakdown.h); the driver takes
+  // their difference once per status interval. Empty when the store does
+  // not measure it.
+  virtual std::vector<WriteBreakdown> WriteBreakdownTotals() { return {}; }
   // Number of operations executed, for per-operation CPU figures.
   virtual void SetOperationCount(uint64_t /*ops*/) {}
   // The store's own end-of-run figures as a JSON array (one element per

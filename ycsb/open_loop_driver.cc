@@ -279,10 +279,12 @@ void RunOpenLoopGenerator(const DriverConfig& c, CoreWorkload* workload,
 class IntervalReporter {
  public:
   IntervalReporter(const DriverConfig& c, DbBinding* db, RunState* run,
-                   DriverResult* result)
+                   DriverResult* result,
+                   std::vector<WriteBreakdown> writes_at_start)
       : c_(c), db_(db), run_(run), result_(result),
         prev_intended_(kOpTypes), cur_intended_(kOpTypes),
         prev_service_(kOpTypes), cur_service_(kOpTypes),
+        prev_writes_(std::move(writes_at_start)),
         prev_tick_(run->start_ns) {
     // The wall clock at start_ns, for logs that carry absolute times.
     run_start_epoch_s_ =
@@ -315,6 +317,7 @@ class IntervalReporter {
     s.write_stalled = db_->WritesStalledSinceLastCall();
     s.disk_bytes = db_->DiskBytes();
     s.compaction_debt_bytes = db_->CompactionDebtBytes();
+    s.write_breakdown = WritesSincePreviousTick();
     result_->max_queue_depth = std::max(result_->max_queue_depth, s.queue_depth);
     result_->disk_bytes_peak = std::max(result_->disk_bytes_peak, s.disk_bytes);
     EmitHistograms(now, intended);
@@ -345,6 +348,16 @@ class IntervalReporter {
       }
     }
     return run_->Completed();
+  }
+
+  std::vector<WriteBreakdown> WritesSincePreviousTick() {
+    std::vector<WriteBreakdown> now = db_->WriteBreakdownTotals();
+    std::vector<WriteBreakdown> interval(now.size());
+    for (size_t i = 0; i < now.size() && i < prev_writes_.size(); i++) {
+      interval[i] = now[i].Minus(prev_writes_[i]);
+    }
+    prev_writes_ = std::move(now);
+    return interval;
   }
 
   static LatencyHistogram IntervalOf(const LatencyHistogram& cur,
@@ -385,6 +398,7 @@ class IntervalReporter {
   DriverResult* result_;
   std::vector<LatencyHistogram> prev_intended_, cur_intended_;
   std::vector<LatencyHistogram> prev_service_, cur_service_;
+  std::vector<WriteBreakdown> prev_writes_;
   uint64_t prev_completed_ = 0, prev_generated_ = 0;
   int64_t prev_tick_;
   double run_start_epoch_s_ = 0;
@@ -426,6 +440,7 @@ double SlopeOver(const std::vector<IntervalStats>& intervals, double from_s,
 
 // The end-of-run figures, from the complete histograms and the series.
 void FinishResult(const DriverConfig& c, DbBinding* db, RunState* run,
+                  const std::vector<WriteBreakdown>& writes_at_start,
                   DriverResult* result) {
   int64_t last_done = run->start_ns;
   for (auto& w : run->workers) {
@@ -453,6 +468,11 @@ void FinishResult(const DriverConfig& c, DbBinding* db, RunState* run,
   result->generator_priority_raised = run->generator_priority_raised;
   result->generator_cpu_s = run->generator_cpu_s;
   result->disk_bytes_end = db->DiskBytes();
+  result->write_breakdown = db->WriteBreakdownTotals();
+  for (size_t i = 0; i < result->write_breakdown.size() &&
+                     i < writes_at_start.size(); i++) {
+    result->write_breakdown[i] = result->write_breakdown[i].Minus(writes_at_start[i]);
+  }
   result->disk_bytes_peak =
       std::max(result->disk_bytes_peak, result->disk_bytes_end);
   result->elapsed_s = std::max(1e-9, (last_done - run->start_ns) / 1e9);
@@ -519,6 +539,7 @@ DriverResult OpenLoopDriver::Run(
     run.deadline_ns = run.start_ns + static_cast<int64_t>(c.max_execution_s * 1e9);
   }
   RequestExecutor executor(workload_, db_, c.seed);
+  const std::vector<WriteBreakdown> writes_at_start = db_->WriteBreakdownTotals();
   ClosedLoopSource closed_source(c, workload_, &run);
 
   // The worker pool: closed loop, each draws its own next request; open
@@ -528,6 +549,9 @@ DriverResult OpenLoopDriver::Run(
   for (int i = 0; i < threads; i++) {
     WorkerState* w = run.workers[i].get();
     pool.emplace_back([&, w] {
+      // Named, so that perf and top can pick the workers out
+      // (scripts/bench/offcpu.sh).
+      prctl(PR_SET_NAME, "ycsb-worker", 0, 0, 0);
       Request r;
       if (closed) {
         while (closed_source.Next(&r)) executor.Execute(w, r);
@@ -539,11 +563,14 @@ DriverResult OpenLoopDriver::Run(
   }
   std::thread generator;
   if (!closed) {
-    generator = std::thread([&] { RunOpenLoopGenerator(c, workload_, &run); });
+    generator = std::thread([&] {
+      prctl(PR_SET_NAME, "ycsb-generator", 0, 0, 0);
+      RunOpenLoopGenerator(c, workload_, &run);
+    });
   }
 
   // This thread reports, once per interval, until the workers are done.
-  IntervalReporter reporter(c, db_, &run, &result);
+  IntervalReporter reporter(c, db_, &run, &result, writes_at_start);
   const int64_t interval_ns =
       static_cast<int64_t>(std::max(0.05, c.status_interval_s) * 1e9);
   int64_t next_tick = run.start_ns + interval_ns;
@@ -564,7 +591,7 @@ DriverResult OpenLoopDriver::Run(
   if (generator.joinable()) generator.join();
   for (auto& t : pool) t.join();
   reporter.Finish(SteadyNowNs());
-  FinishResult(c, db_, &run, &result);
+  FinishResult(c, db_, &run, writes_at_start, &result);
   return result;
 }
 

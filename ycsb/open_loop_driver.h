@@ -75,6 +75,10 @@ struct IntervalStats {
   bool write_stalled = false;
   uint64_t disk_bytes = 0;             // DbBinding::DiskBytes at the end
   uint64_t compaction_debt_bytes = 0;  // DbBinding::CompactionDebtBytes
+  // Per region, this interval's writes and what they spent their time on
+  // (DbBinding::WriteBreakdownTotals' difference); empty when the store
+  // does not measure it.
+  std::vector<WriteBreakdown> write_breakdown;
 };
 
 struct DriverResult {
@@ -126,6 +130,8 @@ struct DriverResult {
   LatencyHistogram service_per_op[kOpTypes];  // from the actual start
   LatencyHistogram service_all;
   std::vector<IntervalStats> intervals;
+  // Per region, the whole run's write breakdown (empty as above).
+  std::vector<WriteBreakdown> write_breakdown;
 };
 
 int64_t SteadyNowNs();

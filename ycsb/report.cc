@@ -68,6 +68,26 @@ void SpaceObject(JsonWriter* j, const RunReport& r) {
       .EndObject();
 }
 
+// One region's (or every region's) write breakdown: counts, and each time
+// in microseconds, summed over the span's writes.
+void WriteBreakdownObject(JsonWriter* j, const WriteBreakdown& b) {
+  j->BeginObject();
+  j->Field("writes", b.writes).Field("total_us", b.total_ns / 1000);
+  for (int p = 0; p < kWriteParts; p++) {
+    j->Field(std::string(WritePartName(p)) + "_us", b.part_ns[p] / 1000);
+  }
+  j->Field("memtables_sealed", b.memtables_sealed)
+      .Field("tables_created", b.tables_created)
+      .Field("table_bytes", b.table_bytes);
+  j->EndObject();
+}
+
+WriteBreakdown AllRegions(const std::vector<WriteBreakdown>& regions) {
+  WriteBreakdown all;
+  for (const auto& r : regions) all.Add(r);
+  return all;
+}
+
 std::string CsvPathFor(const std::string& report_path) {
   std::string base = report_path;
   const std::string ext = ".json";
@@ -80,7 +100,13 @@ std::string CsvPathFor(const std::string& report_path) {
 
 }  // namespace
 
-std::string ReportJson(const RunReport& r, const std::string& csv_path) {
+std::string WritesCsvPathFor(const std::string& report_path) {
+  std::string csv = CsvPathFor(report_path);
+  return csv.substr(0, csv.size() - 4) + ".writes.csv";
+}
+
+std::string ReportJson(const RunReport& r, const std::string& csv_path,
+                       const std::string& writes_csv_path) {
   const DriverResult& d = *r.result;
   JsonWriter j;
   j.BeginObject();
@@ -140,6 +166,18 @@ std::string ReportJson(const RunReport& r, const std::string& csv_path) {
   LatencyObject(&j, "all", d.service_all);
   j.EndObject();
   if (!csv_path.empty()) j.Field("intervals_csv", csv_path);
+  if (!d.write_breakdown.empty()) {
+    // What the writes spent their time on (ycsb/write_breakdown.h); per
+    // interval and region in writes_csv.
+    j.BeginObject("write_breakdown");
+    if (!writes_csv_path.empty()) j.Field("writes_csv", writes_csv_path);
+    j.Key("all");
+    WriteBreakdownObject(&j, AllRegions(d.write_breakdown));
+    j.BeginArray("regions");
+    for (const auto& b : d.write_breakdown) WriteBreakdownObject(&j, b);
+    j.EndArray();
+    j.EndObject();
+  }
   if (!r.sustainable_json.empty()) j.Raw("sustainable", r.sustainable_json);
   if (r.properties) {
     j.BeginObject("properties");
@@ -184,12 +222,26 @@ bool WriteReportFiles(const std::string& report_path, const RunReport& r) {
   }
   WriteIntervalsCsv(cf, r.result->intervals);
   fclose(cf);
+  std::string writes_csv;
+  if (!r.result->write_breakdown.empty()) {
+    writes_csv = WritesCsvPathFor(report_path);
+    FILE* wf = fopen(writes_csv.c_str(), "w");
+    if (!wf) {
+      fprintf(stderr, "ycsb_vlsm: cannot write %s\n", writes_csv.c_str());
+      return false;
+    }
+    WriteBreakdownCsvHeader(wf);
+    for (const auto& s : r.result->intervals) {
+      WriteBreakdownCsvRows(wf, s.time_s, s.write_breakdown);
+    }
+    fclose(wf);
+  }
   FILE* jf = fopen(json_path.c_str(), "w");
   if (!jf) {
     fprintf(stderr, "ycsb_vlsm: cannot write %s\n", json_path.c_str());
     return false;
   }
-  std::string json = ReportJson(r, csv);
+  std::string json = ReportJson(r, csv, writes_csv);
   fwrite(json.data(), 1, json.size(), jf);
   fclose(jf);
   fprintf(stderr, "[ycsb] report: %s and %s\n", json_path.c_str(), csv.c_str());
@@ -243,6 +295,24 @@ void PrintSummary(FILE* f, const RunReport& r) {
   };
   if (d.generator_lag.Count()) floor_row("floor:gen-lag", d.generator_lag);
   if (r.floor) floor_row("floor:null-store", r.floor->all);
+  const WriteBreakdown w = AllRegions(d.write_breakdown);
+  if (w.writes > 0) {
+    // The mean write's time, as RocksDB's timers split it (nested parts
+    // in brackets; write_breakdown.h).
+    auto per_write = [&](int p) { return w.part_ns[p] / 1e3 / w.writes; };
+    fprintf(f, "[%s] writes: %.1f us each: wal %.1f (fsync %.1f), memtable "
+            "%.1f, delay %.1f, scheduling %.1f, pre_post %.1f "
+            "(write-thread wait %.1f); DB mutex %.1f + %.1f; %llu memtables "
+            "sealed, %llu tables\n",
+            r.phase.c_str(), w.total_ns / 1e3 / w.writes,
+            per_write(kWritePartWal), per_write(kWritePartWalFsync),
+            per_write(kWritePartMemtable), per_write(kWritePartDelay),
+            per_write(kWritePartScheduling),
+            per_write(kWritePartPrePost), per_write(kWritePartWriteThreadWait),
+            per_write(kWritePartMutexLock), per_write(kWritePartConditionWait),
+            static_cast<unsigned long long>(w.memtables_sealed),
+            static_cast<unsigned long long>(w.tables_created));
+  }
   if (!d.closed_loop) {
     fprintf(f, "[%s] generator CPU %.2f s over %.1f s\n", r.phase.c_str(),
             d.generator_cpu_s, d.generation_s);

@@ -45,10 +45,12 @@ struct RunReport {
   bool interrupted = false;
 };
 
-// Writes PATH.json and PATH.csv (PATH is report minus a ".json" suffix).
-// Returns false and prints why on failure.
+// Writes PATH.json and PATH.csv (PATH is report minus a ".json" suffix),
+// and PATH.writes.csv when the store measured its writes. Returns false and
+// prints why on failure.
 bool WriteReportFiles(const std::string& report_path, const RunReport& r);
-std::string ReportJson(const RunReport& r, const std::string& csv_path);
+std::string ReportJson(const RunReport& r, const std::string& csv_path,
+                       const std::string& writes_csv_path = "");
 void WriteIntervalsCsv(FILE* f, const std::vector<IntervalStats>& intervals);
 void PrintSummary(FILE* f, const RunReport& r);
 

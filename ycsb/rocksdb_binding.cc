@@ -116,6 +116,7 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   c.drain_at_rest = p.GetBool("rocksdb.drain_at_rest", true);
   c.wait_for_compaction = p.GetBool("rocksdb.wait_for_compaction", false);
   c.lsm_metrics = p.GetBool("lsm_metrics", true);
+  c.write_breakdown = p.GetBool("rocksdb.write_breakdown", true);
   c.extra_options = p.GetString("rocksdb.options", "");
   if (p.Has("rocksdb.rate_limit")) {
     const std::string text = p.GetString("rocksdb.rate_limit", "");
@@ -221,6 +222,9 @@ RocksDbBinding::RocksDbBinding(const RocksDbConfig& config) : config_(config) {}
 std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config,
                                                      std::string* error) {
   std::unique_ptr<RocksDbBinding> b(new RocksDbBinding(config));
+  if (config.write_breakdown) {
+    b->write_timer_ = std::make_unique<RocksDbWriteTimer>(config.regions);
+  }
   if (config.rate_limit > 0) {
     // One limiter for every region: they model one device, so their flushes
     // and compactions share its bandwidth instead of getting it each.
@@ -263,6 +267,7 @@ std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config
       r->collector = std::make_shared<rocksdb::LsmMetricsCollector>();
       o.listeners.push_back(r->collector);
     }
+    if (b->write_timer_) o.listeners.push_back(b->write_timer_->ListenerFor(i));
     rocksdb::Status s = rocksdb::DB::Open(o, path, &r->db);
     if (!s.ok()) {
       *error = "opening " + path + ": " + s.ToString();
@@ -325,7 +330,10 @@ OpResult RocksDbBinding::Put(const std::string& key, const std::string& value) {
   rocksdb::WriteOptions w;
   w.disableWAL = !config_.wal;
   w.sync = config_.sync;
-  rocksdb::Status s = regions_[RegionOf(key)]->db->Put(w, key, value);
+  const int region = RegionOf(key);
+  rocksdb::DB* db = regions_[region]->db;
+  auto put = [&] { return db->Put(w, key, value); };
+  rocksdb::Status s = write_timer_ ? write_timer_->Time(region, put) : put();
   return s.ok() ? OpResult::kOk : OpResult::kError;
 }
 
@@ -354,6 +362,10 @@ OpResult RocksDbBinding::ReadModifyWrite(const std::string& key,
   if (r == OpResult::kError) return r;
   OpResult w = Put(key, value);
   return w == OpResult::kOk ? r : w;
+}
+
+std::vector<WriteBreakdown> RocksDbBinding::WriteBreakdownTotals() {
+  return write_timer_ ? write_timer_->Totals() : std::vector<WriteBreakdown>();
 }
 
 bool RocksDbBinding::WritesStalledSinceLastCall() {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db_binding.h"
+#include "rocksdb_write_timer.h"
 #include "rocksdb/vlsm.h"
 #include "workload_properties.h"
 
@@ -65,6 +66,10 @@ struct RocksDbConfig {
   // while a resumed experiment may already reuse its DB directory.
   const std::atomic<bool>* stop = nullptr;
   bool lsm_metrics = true;     // attach a collector per region
+  // Time every write with RocksDB's PerfContext and IOStatsContext and
+  // count memtables sealed and table files finished, per region
+  // (rocksdb_write_timer.h): the report's write breakdown.
+  bool write_breakdown = true;
   // Bytes per second of flush and compaction I/O (reads and writes) for
   // all regions together, through one shared rocksdb::RateLimiter: the
   // regions then contend for one device's bandwidth. 0: no limiter.
@@ -110,6 +115,7 @@ class RocksDbBinding : public DbBinding {
   bool WritesStalledSinceLastCall() override;
   uint64_t DiskBytes() override;
   uint64_t CompactionDebtBytes() override;
+  std::vector<WriteBreakdown> WriteBreakdownTotals() override;
   void SetOperationCount(uint64_t ops) override;
   std::string MetricsJson() override;
   std::string SettleJson() override;
@@ -138,6 +144,7 @@ class RocksDbBinding : public DbBinding {
   std::string RateLimiterTotalsJson() const;
   RocksDbConfig config_;
   std::shared_ptr<rocksdb::RateLimiter> rate_limiter_;  // null: no limit
+  std::unique_ptr<RocksDbWriteTimer> write_timer_;  // null: not measured
   std::vector<std::unique_ptr<Region>> regions_;
   bool closed_ = false;
   std::string final_metrics_;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -876,3 +877,92 @@ TEST_F(EndToEnd, NullStoreFindSustainableIsGeneratorOrClientBound) {
 }
 
 }  // namespace
+
+// rocksdb.write_breakdown (on by default): the report says what the writes
+// spent their time on, per region, for the run (JSON) and per interval
+// (PATH.writes.csv), in RocksDB's own timers; off, neither is written.
+TEST_F(EndToEnd, WriteBreakdownSaysWhereTheWritesWaited) {
+  // 256 KiB memtables: four or five memtables sealed per region. L0 stops
+  // writes at two files, so writes wait (delay, on the DB's condition
+  // variable) until each L0 compaction ends.
+  const std::string common =
+      "load -P " + Workload("workloada") + " -p recordcount=9000"
+      " -p fieldcount=2 -p fieldlength=100 -p regions=2 -p threads=2"
+      " -p rocksdb.sst_size=256K -p rocksdb.l1_size=1M -p status.interval=0.2"
+      " -p 'rocksdb.options=level0_file_num_compaction_trigger=2;"
+      "level0_slowdown_writes_trigger=2;level0_stop_writes_trigger=2'"
+      " -p target=3000";
+  RunOutput on = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() + "/on" +
+                         " -p report=" + TmpDir() + "/on.json");
+  ASSERT_EQ(on.exit_code, 0) << on.stderr_text;
+  Json j = Report(TmpDir() + "/on.json");
+  const Json& wb = j["write_breakdown"];
+  ASSERT_EQ(wb.kind, Json::kObject) << "no write_breakdown in the report";
+  EXPECT_EQ(wb["writes_csv"].text, TmpDir() + "/on.writes.csv");
+  ASSERT_EQ(wb["regions"].items.size(), 2u);
+  EXPECT_EQ(wb["all"]["writes"].number, 9000);
+  double writes = 0, sealed = 0;
+  for (const Json& r : wb["regions"].items) {
+    writes += r["writes"].number;
+    sealed += r["memtables_sealed"].number;
+    EXPECT_GT(r["writes"].number, 0);
+    // The top-level parts do not overlap and lie inside the write's call.
+    const double top = r["wal_us"].number + r["memtable_us"].number +
+                       r["delay_us"].number + r["scheduling_us"].number +
+                       r["pre_post_us"].number;
+    EXPECT_GT(r["wal_us"].number, 0);       // the WAL is on
+    EXPECT_GT(r["memtable_us"].number, 0);
+    EXPECT_LE(top, r["total_us"].number);
+    // Nested parts within theirs.
+    EXPECT_LE(r["wal_file_write_us"].number, r["wal_us"].number);
+    EXPECT_LE(r["write_thread_wait_us"].number, r["pre_post_us"].number);
+    // Each region stopped its writes at least once: timed as a delay, on
+    // the DB's condition variable.
+    EXPECT_GT(r["delay_us"].number, 0);
+    EXPECT_GT(r["condition_wait_us"].number, 0);
+    EXPECT_GE(r["memtables_sealed"].number, 3);
+    EXPECT_GE(r["tables_created"].number, 1);
+    EXPECT_GT(r["scheduling_us"].number, 0);  // switching those memtables
+  }
+  EXPECT_EQ(writes, 9000);
+  EXPECT_EQ(wb["all"]["memtables_sealed"].number, sealed);
+
+  // Per interval and region: the intervals' writes add up to the run's
+  // (less the tail after the last whole interval).
+  std::ifstream csv(TmpDir() + "/on.writes.csv");
+  std::string line;
+  ASSERT_TRUE(static_cast<bool>(std::getline(csv, line)));
+  EXPECT_EQ(line.rfind("time_s,region,writes,total_us,wal_us,", 0), 0u) << line;
+  EXPECT_NE(line.find(",delay_us,"), std::string::npos) << line;
+  double csv_writes = 0;
+  size_t rows = 0;
+  std::set<std::string> regions_seen;
+  while (std::getline(csv, line)) {
+    std::stringstream fields(line);
+    std::string time, region, n;
+    std::getline(fields, time, ',');
+    std::getline(fields, region, ',');
+    std::getline(fields, n, ',');
+    regions_seen.insert(region);
+    csv_writes += std::stod(n);
+    rows++;
+  }
+  EXPECT_EQ(regions_seen, (std::set<std::string>{"0", "1"}));
+  EXPECT_EQ(rows % 2, 0u);
+  EXPECT_GE(rows, 2u * 10);  // 3 s at 0.2 s intervals
+  EXPECT_GT(csv_writes, 9000 * 0.8);
+  EXPECT_LE(csv_writes, 9000);
+
+  // Off: no breakdown, no file. The null store never measures one.
+  RunOutput off = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() + "/off" +
+                          " -p rocksdb.write_breakdown=false -p report=" +
+                          TmpDir() + "/off.json");
+  ASSERT_EQ(off.exit_code, 0) << off.stderr_text;
+  EXPECT_EQ(Report(TmpDir() + "/off.json")["write_breakdown"].kind, Json::kNull);
+  EXPECT_FALSE(Exists(TmpDir() + "/off.writes.csv"));
+  RunOutput null_store = RunYcsb(common + " -db null -p report=" + TmpDir() +
+                                 "/null.json");
+  ASSERT_EQ(null_store.exit_code, 0) << null_store.stderr_text;
+  EXPECT_EQ(Report(TmpDir() + "/null.json")["write_breakdown"].kind, Json::kNull);
+  EXPECT_FALSE(Exists(TmpDir() + "/null.writes.csv"));
+}
