@@ -117,6 +117,11 @@ RocksDbConfig RocksDbConfig::FromProperties(const Properties& p) {
   c.wait_for_compaction = p.GetBool("rocksdb.wait_for_compaction", false);
   c.lsm_metrics = p.GetBool("lsm_metrics", true);
   c.write_breakdown = p.GetBool("rocksdb.write_breakdown", true);
+  const uint64_t every = p.GetCount("rocksdb.write_breakdown.every", 8);
+  if (every < 1 || every > 1000000) {
+    throw PropertyError("rocksdb.write_breakdown.every must be in [1, 1000000]");
+  }
+  c.write_breakdown_every = static_cast<int>(every);
   c.extra_options = p.GetString("rocksdb.options", "");
   if (p.Has("rocksdb.rate_limit")) {
     const std::string text = p.GetString("rocksdb.rate_limit", "");
@@ -223,7 +228,8 @@ std::unique_ptr<RocksDbBinding> RocksDbBinding::Open(const RocksDbConfig& config
                                                      std::string* error) {
   std::unique_ptr<RocksDbBinding> b(new RocksDbBinding(config));
   if (config.write_breakdown) {
-    b->write_timer_ = std::make_unique<RocksDbWriteTimer>(config.regions);
+    b->write_timer_ = std::make_unique<RocksDbWriteTimer>(
+        config.regions, config.write_breakdown_every);
   }
   if (config.rate_limit > 0) {
     // One limiter for every region: they model one device, so their flushes

@@ -70,6 +70,8 @@ struct RocksDbConfig {
   // count memtables sealed and table files finished, per region
   // (rocksdb_write_timer.h): the report's write breakdown.
   bool write_breakdown = true;
+  // Time one write in this many on each thread (rocksdb.write_breakdown.every).
+  int write_breakdown_every = 8;
   // Bytes per second of flush and compaction I/O (reads and writes) for
   // all regions together, through one shared rocksdb::RateLimiter: the
   // regions then contend for one device's bandwidth. 0: no limiter.

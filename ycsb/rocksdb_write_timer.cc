@@ -75,8 +75,8 @@ class RocksDbWriteTimer::EventCounter : public rocksdb::EventListener {
   std::atomic<uint64_t> table_bytes{0};
 };
 
-RocksDbWriteTimer::RocksDbWriteTimer(int regions)
-    : regions_(regions), id_(next_timer_id.fetch_add(1)) {
+RocksDbWriteTimer::RocksDbWriteTimer(int regions, int every)
+    : regions_(regions), every_(every), id_(next_timer_id.fetch_add(1)) {
   for (int i = 0; i < regions; i++) {
     events_.push_back(std::make_shared<EventCounter>());
   }
@@ -87,6 +87,14 @@ RocksDbWriteTimer::~RocksDbWriteTimer() = default;
 std::shared_ptr<rocksdb::EventListener> RocksDbWriteTimer::ListenerFor(
     int region) {
   return events_.at(region);
+}
+
+bool RocksDbWriteTimer::ThisWriteIsTimed() const {
+  // Per thread, every `every_`-th write from its first: a thread's writes
+  // are the requests it happened to take, so the sample is as random as
+  // the arrivals, and no write is timed twice.
+  thread_local uint64_t writes_seen = 0;
+  return writes_seen++ % static_cast<uint64_t>(every_) == 0;
 }
 
 RocksDbWriteTimer::Snapshot RocksDbWriteTimer::Begin() const {

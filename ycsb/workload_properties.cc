@@ -52,7 +52,7 @@ const std::set<std::string>& KnownNames() {
       "rocksdb.destroy", "rocksdb.drain_at_rest", "rocksdb.wait_for_compaction", "direct_io", "compression", "block_cache_bytes",
       "rocksdb.bloom_bits", "rocksdb.rate_limit",
       "max_background_jobs", "lower_cpu_priority", "lsm_metrics",
-      "rocksdb.write_breakdown",
+      "rocksdb.write_breakdown", "rocksdb.write_breakdown.every",
       "rocksdb.options"};
   return names;
 }

@@ -893,6 +893,7 @@ TEST_F(EndToEnd, WriteBreakdownSaysWhereTheWritesWaited) {
       "level0_slowdown_writes_trigger=2;level0_stop_writes_trigger=2'"
       " -p target=3000";
   RunOutput on = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() + "/on" +
+                         " -p rocksdb.write_breakdown.every=1"
                          " -p report=" + TmpDir() + "/on.json");
   ASSERT_EQ(on.exit_code, 0) << on.stderr_text;
   Json j = Report(TmpDir() + "/on.json");
@@ -952,6 +953,22 @@ TEST_F(EndToEnd, WriteBreakdownSaysWhereTheWritesWaited) {
   EXPECT_GE(rows, 2u * 10);  // 3 s at 0.2 s intervals
   EXPECT_GT(csv_writes, 9000 * 0.8);
   EXPECT_LE(csv_writes, 9000);
+
+  // By default each thread times one write in 8: 9,000 writes over two
+  // threads, each timing its 1st, 9th, 17th...
+  RunOutput sampled = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() +
+                              "/sampled -p report=" + TmpDir() + "/sampled.json");
+  ASSERT_EQ(sampled.exit_code, 0) << sampled.stderr_text;
+  const Json sampled_report = Report(TmpDir() + "/sampled.json");
+  const Json& s = sampled_report["write_breakdown"]["all"];
+  EXPECT_GE(s["writes"].number, 9000 / 8);
+  EXPECT_LE(s["writes"].number, 9000 / 8 + 2);
+  EXPECT_GT(s["wal_us"].number, 0);
+  RunOutput bad = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() + "/bad" +
+                          " -p rocksdb.write_breakdown.every=0");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.stderr_text.find("rocksdb.write_breakdown.every"), std::string::npos)
+      << bad.stderr_text;
 
   // Off: no breakdown, no file. The null store never measures one.
   RunOutput off = RunYcsb(common + " -p rocksdb.dir=" + TmpDir() + "/off" +
