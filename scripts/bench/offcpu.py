@@ -17,7 +17,10 @@ follows each thread of the given name through its switches:
   switched out while runnable (preempted, prev_state R) waits for a core
   the whole time;
 * the WAKER: the thread that woke it (its name and first frame of ours), so
-  a writer waiting on the DB mutex or a condition names who let it go.
+  a writer waiting on the DB mutex or a condition names who let it go;
+* for a preemption, the thread that TOOK THE CORE (the switch's next_comm:
+  RocksDB names its pools' threads rocksdb:low and rocksdb:high), so a
+  writer that loses its core to a compaction says so.
 
 A worker waiting for a request (ycsb::RequestQueue::Pop) is idle, not
 held: that site is reported as `idle` and left out of the held totals.
@@ -123,6 +126,7 @@ class Accumulator:
         self.runq = 0.0
         self.preempted = 0.0
         self.wakers = collections.Counter()    # waker -> s of blocked time
+        self.preempted_by = collections.Counter()  # thread name -> s preempted
         self.idle = 0.0
 
     def add_block(self, site, seconds, waker):
@@ -149,11 +153,13 @@ class Accumulator:
                       for (o, k), s in self.blocked.most_common(top)],
             "wakers": [{"waker": w, "seconds": round(s, 6)}
                        for w, s in self.wakers.most_common(top)],
+            "preempted_by": [{"thread": n, "seconds": round(s, 6)}
+                             for n, s in self.preempted_by.most_common(top)],
         }
 
 
 def analyse(lines, comm, window=None, top=12):
-    out_at = {}      # tid -> (time, state, site)
+    out_at = {}      # tid -> (time, state, site, the thread switched in)
     woken_at = {}    # tid -> (time, waker)
     total = Accumulator()
     per_second = collections.defaultdict(Accumulator)
@@ -178,14 +184,14 @@ def analyse(lines, comm, window=None, top=12):
         if m["prev_comm"] == comm:
             tid = int(m["prev_pid"])
             threads.add(tid)
-            out_at[tid] = (t, m["state"], site_of(frames))
+            out_at[tid] = (t, m["state"], site_of(frames), m["next_comm"])
             woken_at.pop(tid, None)
         if m["next_comm"] == comm:
             tid = int(m["next_pid"])
             threads.add(tid)
             if tid not in out_at:
                 continue
-            t_out, state, site = out_at.pop(tid)
+            t_out, state, site, taker = out_at.pop(tid)
             wake = woken_at.pop(tid, None)
             accs = [per_second[int(t_out - start)]]
             if window is None or window[0] <= t_out - start < window[1]:
@@ -193,6 +199,7 @@ def analyse(lines, comm, window=None, top=12):
             for acc in accs:
                 if state.startswith("R"):
                     acc.preempted += t - t_out
+                    acc.preempted_by[taker] += t - t_out
                 elif wake and wake[0] >= t_out:
                     acc.add_block(site, wake[0] - t_out, wake[1])
                     if not site[0].startswith(IDLE_SITES):
@@ -238,6 +245,9 @@ def main():
     print("\nblocked, by waker:")
     for w, s in total.wakers.most_common(a.top):
         print("  %8.3f s  %s" % (s, w))
+    print("\npreempted, by the thread that took the core:")
+    for n, s in total.preempted_by.most_common(a.top):
+        print("  %8.3f s  %s" % (s, n))
     print("\nper second: held = blocked + runq + preempted (s, summed over "
           "threads); top site")
     for sec in sorted(per_second):

@@ -31,11 +31,11 @@ def event(comm, tid, time, name, trace, frames):
     return "\n".join(lines) + "\n\n"
 
 
-def switch_out(tid, time, state, frames):
+def switch_out(tid, time, state, frames, next_comm="swapper/0", next_pid=0):
     return event("ycsb-worker", tid, time, "sched_switch",
                  "prev_comm=ycsb-worker prev_pid=%d prev_prio=120 prev_state=%s "
-                 "==> next_comm=swapper/0 next_pid=0 next_prio=120" % (tid, state),
-                 frames)
+                 "==> next_comm=%s next_pid=%d next_prio=120"
+                 % (tid, state, next_comm, next_pid), frames)
 
 
 def switch_in(tid, time):
@@ -57,9 +57,10 @@ SCRIPT = "".join([
            ["try_to_wake_up", "rocksdb::WriteThread::SetState",
             "rocksdb::WriteThread::ExitAsBatchGroupLeader"]),
     switch_in(11, 100.012),
-    # Worker 11 preempted for 5 ms.
+    # Worker 11 preempted for 5 ms by a compaction thread.
     switch_out(11, 100.020, "R", ["__schedule", "schedule",
-                                  "rocksdb::MemTable::Add"]),
+                                  "rocksdb::MemTable::Add"],
+               next_comm="rocksdb:low", next_pid=21),
     switch_in(11, 100.025),
     # Worker 13 idle for 0.5 s: waiting for a request.
     switch_out(13, 100.000, "S", KERNEL_FUTEX + WORKER_LOOP),
@@ -116,6 +117,9 @@ class OffCpuTest(unittest.TestCase):
         self.assertAlmostEqual(j["per_second"]["0"]["held_s"], 0.017, places=6)
         self.assertAlmostEqual(j["per_second"]["1"]["blocked_s"], 0.100, places=6)
         self.assertIn("BlockingAwaitState", p.stdout)
+        # A preempted writer's time goes to the thread that took its core.
+        self.assertEqual(t["preempted_by"], [{"thread": "rocksdb:low", "seconds": 0.005}])
+        self.assertIn("preempted, by the thread that took the core", p.stdout)
 
     def test_window(self):
         p, j = self.run_offcpu("--from", "1", "--to", "2")

@@ -42,6 +42,12 @@ SLOW = (500, 40000, {"wal": 4000, "memtable": 3000, "pre_post": 2500,
                      "delay": 20000, "condition_wait": 19000}, 1)
 
 
+def report_json(running):
+    """A run's report with one region's per-second compactions running."""
+    return json.dumps({"lsm_metrics": [{"samples": [
+        {"time_s": i + 1.0, "running_compactions": n} for i, n in enumerate(running)]}]})
+
+
 class WriteDipsTest(unittest.TestCase):
     def run_on(self, files, *args):
         with tempfile.TemporaryDirectory() as d:
@@ -87,6 +93,39 @@ class WriteDipsTest(unittest.TestCase):
         self.assertEqual(runs["rocksdb"]["dips"], 2)
         self.assertIsNone(runs["rocksdb"]["in_dips"])
         self.assertIn("delay 40.0", p.stdout)
+        # No report: nothing said of compactions.
+        self.assertIsNone(ranged["compacting"])
+
+    def test_dips_beside_compactions(self):
+        # Dips at seconds 2 and 5: a compaction runs in second 1 (the one
+        # before the first dip) and none near the second; 3 of 6 seconds
+        # have one running in them or the second before.
+        files = {"load60-rocksdb.csv": intervals_csv([1000, 30000, 1000, 1000, 30000, 1000]),
+                 "load60-rocksdb.json": report_json([1, 0, 0, 2, 0, 0])}
+        p, j = self.run_on(files)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        c = j[0]["compacting"]
+        self.assertEqual(c, {"dips": 2, "dips_compacting": 2, "seconds": 6,
+                             "seconds_compacting": 4})
+        files["load60-rocksdb.json"] = report_json([0, 0, 1, 0, 0, 0])
+        p, j = self.run_on(files)
+        self.assertEqual(j[0]["compacting"]["dips_compacting"], 0)
+        self.assertIn("0 of 2 dips in or just after a second with a compaction running", p.stdout)
+
+    def test_packed_experiment(self):
+        # A run packed in its experiment's archive (docs/results) is read there.
+        with tempfile.TemporaryDirectory() as d:
+            run = os.path.join(d, "exp", "q1")
+            os.makedirs(run)
+            with open(os.path.join(run, "load60-ranged.csv"), "w") as f:
+                f.write(intervals_csv([1000, 1000, 50000, 1000]))
+            sys.path.insert(0, os.path.join(ROOT, "scripts", "bench", "eval"))
+            import results_archive
+            results_archive.pack(os.path.join(d, "exp"))
+            self.assertFalse(os.path.exists(run))
+            p = subprocess.run([sys.executable, WRITE_DIPS, run], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("1 dips", p.stdout)
 
     def test_bad_input(self):
         p, _ = self.run_on({"notes.txt": "x"})

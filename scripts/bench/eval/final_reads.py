@@ -4,7 +4,7 @@ layout's read and write tails beside RocksDB's and RocksDB-IO's in YCSB's
 Runs A-E after Load A, over repeated runs, and in Run A while the load's
 compaction debt is still being paid.
 
-usage: final_reads.py DIR [--markdown FILE]... [--json FILE]
+usage: final_reads.py DIR [--markdown FILE]... [--json FILE] [--ranged SYSTEM]
 
 DIR holds run_abcd.sh output directories, open or packed in DIR/raw.tar.xz
 (final_eval.sh reads fills it):
@@ -17,7 +17,9 @@ DIR holds run_abcd.sh output directories, open or packed in DIR/raw.tar.xz
 runs' medians), "final-reads-targets" (the read targets, the run during the
 load's among them) and "final-reads-during", each between
 "<!-- TAG:begin -->" and "<!-- TAG:end -->"; a FILE with neither is an
-error. --json FILE writes every figure shown.
+error. --json FILE writes every figure shown. --ranged SYSTEM names the
+ranged system judged (default vlsm-ranged-rs32-io, the evaluation's; the
+preset since issue 52 is vlsm-ranged-rs32-deep, issue 54's runs).
 
 The targets (issue 41, docs/results/targets.md): read P99 (scan P99 in
 Run E) not above RocksDB's in every run of A-E, and Run A's read P99 at
@@ -197,7 +199,12 @@ def render_during(runs):
 
 
 def main(argv):
-    a = page_arguments(__doc__).parse_args(argv)
+    global RANGED, ORDER
+    ap = page_arguments(__doc__)
+    ap.add_argument("--ranged", default=RANGED)
+    a = ap.parse_args(argv)
+    RANGED = a.ranged
+    ORDER = [RANGED, ROCKSDB, ROCKSDB_IO]
     named, during = read_experiment(a.dir)
     repeat_lines, repeat_figures = render_repeats(named)
     judged = targets(named, during)

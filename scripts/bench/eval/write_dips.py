@@ -16,8 +16,15 @@ queueing (latency counts from each request's intended start): what
 changes is how long each write holds a client thread, the service time;
 this table says which part of it grew.
 
+With the run's report (load<N>-<system>.json), it also counts the dips
+that fall in, or just after, a second in which a compaction was running
+(lsm_metrics' per-second samples, any region), beside how many of all
+seconds do: whether the dips follow the compactions or the clock.
+
 --seconds also prints every dip second's row. Runs without a writes CSV
-are listed with their dips only. Exit 2: no open-loop run in OUT_DIR.
+are listed with their dips only. OUT_DIR may be a run packed in its
+experiment's archive (docs/results/<experiment>/<run>). Exit 2: no
+open-loop run in OUT_DIR.
 """
 import argparse
 import csv
@@ -27,6 +34,9 @@ import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_archive import unpacked  # noqa: E402
 
 TOP = ("wal", "memtable", "delay", "scheduling", "pre_post")
 NESTED = ("write_thread_wait", "mutex_lock", "condition_wait", "wal_fsync")
@@ -72,6 +82,30 @@ def mean_write(secs):
     return m
 
 
+def compacting(report_path, secs, dips):
+    """{dips, dips_compacting, seconds, seconds_compacting}: a second counts
+    as compacting when a compaction ran in it or in the second before (a
+    step's CPU and I/O reach the writers a little after it starts); None
+    without the report or its samples."""
+    if not os.path.exists(report_path):
+        return None
+    with open(report_path) as f:
+        regions = json.load(f).get("lsm_metrics") or []
+    running = {}
+    for region in regions:
+        for s in region.get("samples", []):
+            second = round(s["time_s"])
+            running[second] = running.get(second, 0) + s.get("running_compactions", 0)
+    if not running:
+        return None
+
+    def busy(t):
+        second = round(t)
+        return running.get(second, 0) > 0 or running.get(second - 1, 0) > 0
+    return {"dips": len(dips), "dips_compacting": sum(busy(s["time_s"]) for s in dips),
+            "seconds": len(secs), "seconds_compacting": sum(busy(s["time_s"]) for s in secs)}
+
+
 def analyse(out_dir, factor):
     runs = []
     for path in sorted(glob.glob(os.path.join(out_dir, "load*-*.csv"))):
@@ -91,6 +125,7 @@ def analyse(out_dir, factor):
                      "seconds": len(secs), "median_second_p99_ms": median / 1e3,
                      "dips": len(dips), "dip_seconds": [s["time_s"] for s in dips],
                      "in_dips": mean_write(dips), "elsewhere": mean_write(rest),
+                     "compacting": compacting(path[:-4] + ".json", secs, dips),
                      "dip_rows": dips})
     return runs
 
@@ -114,7 +149,7 @@ def main():
     a = p.parse_args()
     if a.factor <= 1:
         p.error("--factor must be over 1")
-    runs = analyse(a.out_dir, a.factor)
+    runs = analyse(unpacked(a.out_dir), a.factor)
     if not runs:
         print("write_dips.py: no open-loop run (load<N>-<system>.csv) in %s"
               % a.out_dir, file=sys.stderr)
@@ -127,6 +162,11 @@ def main():
                  r["dips"]))
         print("  in dips:   " + fmt(r["in_dips"]))
         print("  elsewhere: " + fmt(r["elsewhere"]))
+        c = r["compacting"]
+        if c:
+            print("  %d of %d dips in or just after a second with a compaction running; "
+                  "%d of all %d seconds" % (c["dips_compacting"], c["dips"],
+                                           c["seconds_compacting"], c["seconds"]))
         if a.seconds:
             for s in r["dip_rows"]:
                 w = s["writes"]
