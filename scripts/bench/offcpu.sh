@@ -9,7 +9,8 @@
 # frame pointers, so a frame-pointer chain stops there), then reads them with
 # scripts/bench/offcpu.py: per wait site (the switch-out stack's first
 # frame of ours and the kernel function it slept in), per waker (who let
-# the thread go), and per second. A wakeup is recorded on the waker's CPU,
+# the thread go), per thread that took a preempted writer's core, and per
+# second. A wakeup is recorded on the waker's CPU,
 # so the recording is system-wide (-a), filtered on the thread name.
 #
 #   OUT/sched.txt.xz   perf script's text (every event and stack)

@@ -4,6 +4,7 @@ ratio of medians), Run E judged on its scans, a run that lacks a system
 left out of that ratio, and Run A during the load judged on its own."""
 import contextlib
 import io
+import json
 import os
 import sys
 import tempfile
@@ -119,6 +120,23 @@ class FinalReadsTest(unittest.TestCase):
                     self.assertRaises(SystemExit) as e:
                 final_reads.main([d, "--markdown", page])
             self.assertIn("none of the sections", str(e.exception))
+
+    def test_ranged_names_the_system_judged(self):
+        # The preset since issue 52 runs as vlsm-ranged-rs32-deep: --ranged
+        # judges it; without it, that system has no ratio.
+        deep = "vlsm-ranged-rs32-deep"
+        read = lambda exp: ([("r1", run({deep: 0.5, ROCKSDB: 2.0}))], None)
+        for args, want in (([], None), (["--ranged", deep], 0.25)):
+            with tempfile.TemporaryDirectory() as d, \
+                    mock.patch.object(final_reads, "read_experiment", read), \
+                    mock.patch.object(final_reads, "RANGED", final_reads.RANGED), \
+                    mock.patch.object(final_reads, "ORDER", final_reads.ORDER), \
+                    contextlib.redirect_stdout(io.StringIO()):
+                out = os.path.join(d, "f.json")
+                final_reads.main([d, "--json", out] + args)
+                with open(out) as f:
+                    got = json.load(f)["targets"][0]
+            self.assertEqual(got["median"], want)
 
 
 if __name__ == "__main__":
