@@ -129,8 +129,6 @@ class FinalReadsTest(unittest.TestCase):
         for args, want in (([], None), (["--ranged", deep], 0.25)):
             with tempfile.TemporaryDirectory() as d, \
                     mock.patch.object(final_reads, "read_experiment", read), \
-                    mock.patch.object(final_reads, "RANGED", final_reads.RANGED), \
-                    mock.patch.object(final_reads, "ORDER", final_reads.ORDER), \
                     contextlib.redirect_stdout(io.StringIO()):
                 out = os.path.join(d, "f.json")
                 final_reads.main([d, "--json", out] + args)

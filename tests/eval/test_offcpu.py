@@ -2,15 +2,15 @@
 text: a write-group follower blocked then waiting for a core, a preempted
 writer, an idle worker, a writer in uninterruptible sleep under a sync;
 the wait sites, the wakers, the seconds and the window."""
-import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OFFCPU = os.path.join(ROOT, "scripts", "bench", "offcpu.py")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_json import run_with_json  # noqa: E402
 
 KERNEL_FUTEX = ["__schedule", "schedule", "futex_do_wait", "__futex_wait",
                 "futex_wait", "do_futex"]
@@ -78,18 +78,7 @@ SCRIPT = "".join([
 
 class OffCpuTest(unittest.TestCase):
     def run_offcpu(self, *args, script=SCRIPT):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "sched.txt")
-            with open(path, "w") as f:
-                f.write(script)
-            out = os.path.join(d, "o.json")
-            p = subprocess.run([sys.executable, OFFCPU, path, "--json", out] +
-                               list(args), capture_output=True, text=True)
-            j = None
-            if p.returncode == 0:
-                with open(out) as f:
-                    j = json.load(f)
-            return p, j
+        return run_with_json(OFFCPU, {"sched.txt": script}, args, target="sched.txt")
 
     def test_blocked_runq_preempted_idle(self):
         p, j = self.run_offcpu()

@@ -9,6 +9,8 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WRITE_DIPS = os.path.join(ROOT, "scripts", "bench", "eval", "write_dips.py")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_json import run_with_json  # noqa: E402
 PARTS = ("wal", "wal_file_write", "wal_prepare_write", "wal_range_sync",
          "wal_fsync", "memtable", "delay", "pre_post", "scheduling",
          "mutex_lock", "condition_wait", "write_thread_wait")
@@ -50,18 +52,7 @@ def report_json(running):
 
 class WriteDipsTest(unittest.TestCase):
     def run_on(self, files, *args):
-        with tempfile.TemporaryDirectory() as d:
-            for name, text in files.items():
-                with open(os.path.join(d, name), "w") as f:
-                    f.write(text)
-            out = os.path.join(d, "dips.json")
-            p = subprocess.run([sys.executable, WRITE_DIPS, d, "--json", out] +
-                               list(args), capture_output=True, text=True)
-            j = None
-            if p.returncode == 0:
-                with open(out) as f:
-                    j = json.load(f)
-            return p, j
+        return run_with_json(WRITE_DIPS, files, args)
 
     def test_dips_and_their_breakdown(self):
         # Five seconds at 1 ms and one at 50 ms: one dip over 10x the median.

@@ -40,7 +40,11 @@ from report import (RUNS_REPORT, fmt, kept_up, page_arguments, publish_sections,
                     read_out_dir, table)
 
 ROCKSDB, ROCKSDB_IO, RANGED = final_report.ROCKSDB, final_report.ROCKSDB_IO, final_report.RANGED
-ORDER = [RANGED, ROCKSDB, ROCKSDB_IO]
+
+
+def order(ranged):
+    """The systems in table order: the ranged one judged, then the RocksDBs."""
+    return [ranged, ROCKSDB, ROCKSDB_IO]
 REPEAT = re.compile(r"r(\d+)")
 DURING = "during"
 RUN_A_FACTOR = 5  # Run A read P99: RocksDB-IO's at least this many times ours
@@ -86,11 +90,11 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
-def medians(named):
+def medians(named, ranged=RANGED):
     """The table of every workload and system: medians over the runs (spread)."""
     rows, figures = [], {}
     for w, d in workloads(named):
-        for s in ORDER:
+        for s in order(ranged):
             per_run = [(runs.get(("closed", w, d, s)), open_loop(runs).get((w, d, s)))
                        for _, runs in named]
             per_run = [(c, o) for c, o in per_run if o]
@@ -119,7 +123,7 @@ def medians(named):
     return table(header, rows), figures
 
 
-def targets(named, during=None):
+def targets(named, during=None, ranged=RANGED):
     """[(figure, target, per-run values, median, verdict)]: for every
     workload the ranged read P99 over RocksDB's (at most 1), and for Run A
     RocksDB-IO's over ours (at least RUN_A_FACTOR); then the same two for
@@ -127,12 +131,12 @@ def targets(named, during=None):
     judged = []
 
     def judge(name, per_run):  # per_run: [{system: figures}] of one workload
-        over_rocksdb = [ratio(p99(o.get(RANGED), "read"), p99(o.get(ROCKSDB), "read"))
+        over_rocksdb = [ratio(p99(o.get(ranged), "read"), p99(o.get(ROCKSDB), "read"))
                         for o in per_run]
         judged.append((f"{name} × RocksDB's", "≤ 1×", over_rocksdb, lambda m: m <= 1))
         if name.startswith("Run A"):
             judged.append((f"{name}: RocksDB-IO's / ours", f"≥ {RUN_A_FACTOR}×",
-                           [ratio(p99(o.get(ROCKSDB_IO), "read"), p99(o.get(RANGED), "read"))
+                           [ratio(p99(o.get(ROCKSDB_IO), "read"), p99(o.get(ranged), "read"))
                             for o in per_run],
                            lambda m: m >= RUN_A_FACTOR))
     for w, d in workloads(named):
@@ -158,8 +162,8 @@ def render_targets(judged, runs):
                    for n, t, v, _, verdict in judged]), ""]
 
 
-def render_repeats(named):
-    text, figures = medians(named)
+def render_repeats(named, ranged=RANGED):
+    text, figures = medians(named, ranged)
     pcts = sorted({k[3:] for _, runs in named for k, _, _, _ in runs if k != "closed"})
     lines = [f"Runs A-E at {'/'.join(pcts)}% of RocksDB's closed-loop rate for each workload, "
              f"after Load A, the tree settled; the median of {len(named)} "
@@ -178,13 +182,14 @@ def run_a(runs):
     return {s: f for (_, _, s), f in o.items()}
 
 
-def render_during(runs):
+def render_during(runs, ranged=RANGED):
     """Run A on the load's unpaid debt: one run, every system."""
     o = open_loop(runs)
     run_a(runs)
     rows, figures = [], {}
-    for (w, d, s), f in sorted(o.items(), key=lambda kv: ORDER.index(kv[0][2])
-                               if kv[0][2] in ORDER else len(ORDER)):
+    systems = order(ranged)
+    for (w, d, s), f in sorted(o.items(), key=lambda kv: systems.index(kv[0][2])
+                               if kv[0][2] in systems else len(systems)):
         rows.append([final_report.NAMES.get(s, s), fmt(int(f["offered_ops_per_s"])),
                      fmt(int(f["achieved_ops_per_s"])), fmt(p99(f, "read"), 2),
                      fmt(f["read"]["p99.9"] if f["read"] else None, 2), fmt(p99(f, "write"), 2),
@@ -199,20 +204,17 @@ def render_during(runs):
 
 
 def main(argv):
-    global RANGED, ORDER
     ap = page_arguments(__doc__)
     ap.add_argument("--ranged", default=RANGED)
     a = ap.parse_args(argv)
-    RANGED = a.ranged
-    ORDER = [RANGED, ROCKSDB, ROCKSDB_IO]
     named, during = read_experiment(a.dir)
-    repeat_lines, repeat_figures = render_repeats(named)
-    judged = targets(named, during)
+    repeat_lines, repeat_figures = render_repeats(named, a.ranged)
+    judged = targets(named, during, a.ranged)
     sections = {"final-reads": repeat_lines,
                 "final-reads-targets": render_targets(judged, len(named))}
     during_figures = None
     if during:
-        sections["final-reads-during"], during_figures = render_during(during)
+        sections["final-reads-during"], during_figures = render_during(during, a.ranged)
     publish_sections(sections, a, {
         "runs": repeat_figures,
         "targets": [{"figure": n, "target": t, "runs": [final_report.finite(x) for x in v],
