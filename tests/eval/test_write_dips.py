@@ -89,8 +89,8 @@ class WriteDipsTest(unittest.TestCase):
 
     def test_dips_beside_compactions(self):
         # Dips at seconds 2 and 5: a compaction runs in second 1 (the one
-        # before the first dip) and none near the second; 3 of 6 seconds
-        # have one running in them or the second before.
+        # before the first dip) and in second 4 (the one before the second);
+        # 4 of 6 seconds have one running in them or the second before.
         files = {"load60-rocksdb.csv": intervals_csv([1000, 30000, 1000, 1000, 30000, 1000]),
                  "load60-rocksdb.json": report_json([1, 0, 0, 2, 0, 0])}
         p, j = self.run_on(files)

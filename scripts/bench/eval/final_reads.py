@@ -45,6 +45,8 @@ ROCKSDB, ROCKSDB_IO, RANGED = final_report.ROCKSDB, final_report.ROCKSDB_IO, fin
 def order(ranged):
     """The systems in table order: the ranged one judged, then the RocksDBs."""
     return [ranged, ROCKSDB, ROCKSDB_IO]
+
+
 REPEAT = re.compile(r"r(\d+)")
 DURING = "during"
 RUN_A_FACTOR = 5  # Run A read P99: RocksDB-IO's at least this many times ours
