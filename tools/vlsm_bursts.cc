@@ -3,13 +3,17 @@
 // when it is on, and reports per burst the write latency (open loop: from
 // each write's scheduled time, so waiting behind a slow write counts) and
 // per pause what the drain did; then the whole run's bytes moved per byte
-// written. Run it twice, --drain_at_rest=1 and =0, and compare.
+// written. Run it twice, --drain_at_rest=1 and =0, and compare; with
+// --pause_read_rate=R the pauses also read (R Gets a second of keys already
+// written, one thread), so the drain's read-paid steps (db/compaction/
+// vlsm_read_paid_l0.h) can buy L0 files in them, and the run says what that
+// costs: the drain's bytes and the next burst's write tail.
 //
 //   vlsm_bursts --db=DIR --options="a=b;c=d" [--vlsm=S_M,f,Phi[,ranged]]
 //               [--drain_at_rest=1] [--preload_keys=4000000]
 //               [--bursts=4] [--burst_seconds=20] [--pause_seconds=45]
 //               [--rate=50000] [--value_bytes=200] [--key_space=12000000]
-//               [--seed=1]
+//               [--seed=1] [--pause_read_rate=0]
 //
 // --vlsm applies ConfigureVlsm first, then --options on top (as
 // vlsm_calibrate; scripts/bench/bursts.py renders both from
@@ -17,9 +21,12 @@
 // it can and waits for compactions with the drain off, so every run starts
 // from a settled tree of that size; the drain option then takes effect. A
 // burst writes uniform random keys at --rate for --burst_seconds (one
-// thread, WAL on, no sync); a pause is --pause_seconds idle. Prints one
-// JSON object per burst (the pause before it: drain steps and bytes, L0's
-// depth when the burst starts) and one summary.
+// thread, WAL on, no sync); a pause is --pause_seconds idle, or reading at
+// --pause_read_rate (uniform over the keys written so far, paced from each
+// read's scheduled time; the drain's rest counts flushes, not reads, so
+// reads do not delay it). Prints one JSON object per burst (the pause before
+// it: drain steps and bytes, the reads done and their P99, L0's depth when
+// the burst starts) and one summary.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -94,7 +101,8 @@ uint64_t IntProperty(DB* db, const std::string& name) {
 int Main(int argc, char** argv) {
   std::string db_path, options_string, vlsm_spec;
   uint64_t drain = 1, preload = 4000000, bursts = 4, burst_s = 20, pause_s = 45,
-           rate = 50000, value_bytes = 200, key_space = 12000000, seed = 1;
+           rate = 50000, value_bytes = 200, key_space = 12000000, seed = 1,
+           read_rate = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const size_t eq = arg.find('=');
@@ -125,6 +133,8 @@ int Main(int argc, char** argv) {
       ok = ParseCount(value, &key_space) && key_space > 0;
     else if (key == "--seed")
       ok = ParseCount(value, &seed);
+    else if (key == "--pause_read_rate")
+      ok = ParseCount(value, &read_rate);
     else
       return Fail("unknown argument " + arg + " (see tools/vlsm_bursts.cc)");
     if (!ok) return Fail("bad value: " + arg);
@@ -146,12 +156,51 @@ int Main(int argc, char** argv) {
   std::unique_ptr<DB> db(raw);
 
   std::mt19937_64 rng(seed);
+  std::mt19937_64 read_rng(seed + 1);
   std::string value(value_bytes, 'v');
+  // The key ids written, for the pauses' reads (kept only when they read).
+  std::vector<uint64_t> written;
+  auto key_of = [](uint64_t id, char (*key)[32]) {
+    std::snprintf(*key, sizeof(*key), "user%016" PRIx64, id);
+  };
   auto put = [&]() {
     char key[32];
-    std::snprintf(key, sizeof(key), "user%016" PRIx64, rng() % key_space);
+    const uint64_t id = rng() % key_space;
+    key_of(id, &key);
+    if (read_rate > 0) written.push_back(id);
     value[rng() % value.size()] = static_cast<char>('a' + rng() % 26);
     return db->Put(WriteOptions(), key, value);
+  };
+  // A pause: idle, or reading at read_rate until it ends. Returns false with
+  // *s set if a read failed (a key written and not found is a lost write).
+  uint64_t pause_reads = 0, pause_read_p99 = 0;
+  auto pause = [&](Status* st) {
+    pause_reads = pause_read_p99 = 0;
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::seconds(pause_s);
+    if (read_rate == 0 || written.empty()) {
+      std::this_thread::sleep_until(end);
+      return true;
+    }
+    std::vector<uint64_t> lat;
+    const auto gap = std::chrono::nanoseconds(1000000000ull / read_rate);
+    std::string got;
+    for (uint64_t i = 0;; ++i) {
+      const auto due = start + gap * i;
+      if (due >= end || Clock::now() >= end) break;  // behind: the pause ends
+      std::this_thread::sleep_until(due);
+      char key[32];
+      key_of(written[read_rng() % written.size()], &key);
+      *st = db->Get(ReadOptions(), key, &got);
+      if (!st->ok()) return false;
+      lat.push_back(std::chrono::duration_cast<std::chrono::microseconds>(
+                        Clock::now() - due)
+                        .count());
+    }
+    std::this_thread::sleep_until(end);
+    pause_reads = lat.size();
+    pause_read_p99 = Percentile(&lat, 0.99);
+    return true;
   };
   s = db->SetOptions({{VlsmDrainOptions::kEnabled, "false"}});
   if (!s.ok()) return Fail("drain off for the preload: " + s.ToString());
@@ -175,7 +224,7 @@ int Main(int argc, char** argv) {
   for (uint64_t b = 0; b < bursts; ++b) {
     const uint64_t steps_before = meter->drain_steps();
     const uint64_t bytes_before = meter->drain_bytes();
-    std::this_thread::sleep_for(std::chrono::seconds(pause_s));
+    if (!pause(&s)) return Fail("Get in a pause: " + s.ToString());
     const uint64_t depth = IntProperty(db.get(), VlsmProperties::kL0Depth);
     const uint64_t sublevels =
         IntProperty(db.get(), VlsmProperties::kL0Sublevels);
@@ -200,11 +249,13 @@ int Main(int argc, char** argv) {
     all_latencies.insert(all_latencies.end(), lat.begin(), lat.end());
     std::printf(
         "{\"burst\": %" PRIu64 ", \"pause_drain_steps\": %" PRIu64
-        ", \"pause_drain_bytes\": %" PRIu64 ", \"l0_depth_at_start\": %" PRIu64
+        ", \"pause_drain_bytes\": %" PRIu64 ", \"pause_reads\": %" PRIu64
+        ", \"pause_read_p99_us\": %" PRIu64 ", \"l0_depth_at_start\": %" PRIu64
         ", \"l0_sublevels_at_start\": %" PRIu64 ", \"writes\": %" PRIu64
         ", \"seconds\": %.2f, \"p50_us\": %" PRIu64 ", \"p99_us\": %" PRIu64
         ", \"p999_us\": %" PRIu64 ", \"max_us\": %" PRIu64 "}\n",
-        b + 1, pause_steps, pause_bytes, depth, sublevels, n, seconds,
+        b + 1, pause_steps, pause_bytes, pause_reads, pause_read_p99, depth,
+        sublevels, n, seconds,
         Percentile(&lat, 0.5), Percentile(&lat, 0.99), Percentile(&lat, 0.999),
         *std::max_element(lat.begin(), lat.end()));
     std::fflush(stdout);
@@ -218,12 +269,13 @@ int Main(int argc, char** argv) {
                          stats->getTickerCount(COMPACT_READ_BYTES) - read0 +
                          stats->getTickerCount(COMPACT_WRITE_BYTES) - write0;
   std::printf(
-      "{\"summary\": true, \"drain_at_rest\": %d, \"user_bytes\": %" PRIu64
+      "{\"summary\": true, \"drain_at_rest\": %d, \"pause_read_rate\": %" PRIu64
+      ", \"user_bytes\": %" PRIu64
       ", \"moved_bytes\": %" PRIu64
       ", \"moved_per_user_byte\": %.3f"
       ", \"drain_steps\": %" PRIu64 ", \"drain_bytes\": %" PRIu64
       ", \"p99_us\": %" PRIu64 ", \"p999_us\": %" PRIu64 "}\n",
-      static_cast<int>(drain), user, moved,
+      static_cast<int>(drain), read_rate, user, moved,
       user ? static_cast<double>(moved) / static_cast<double>(user) : 0.0,
       meter->drain_steps() - drain_steps0, meter->drain_bytes() - drain_bytes0,
       Percentile(&all_latencies, 0.99), Percentile(&all_latencies, 0.999));

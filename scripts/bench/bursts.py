@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """The drain at rest's price (issue 40): tools/vlsm_bursts (write / pause /
-write) on the ranged layout (vlsm-ranged-rs32-io) with the drain on and
-off, REPS times each, the two alternating.
+write) on the ranged layout (--system, vlsm-ranged-rs32-io by default) with
+the drain on and off, REPS times each, the configurations alternating.
+The third configuration, ranged-drain-on-reads, also reads in the pauses
+(--read-rate Gets a second, one thread), so the drain's read-paid steps
+buy L0 files there (issue 54): what reads between bursts cost in bytes and
+in the next burst's tail.
 
   bursts.py [--reps 3] [--out DIR] [--build build] [--db DIR]
             [--bursts 4] [--burst-seconds 20] [--pause-seconds 45]
-            [--rate 50000] [--preload-keys 4000000]
+            [--rate 50000] [--preload-keys 4000000] [--system NAME]
+            [--configs ranged-drain-on,ranged-drain-off] [--read-rate 20000]
   bursts.py --summary-only --out DIR
 
 Per run OUT/<config>-<rep>.jsonl (one line per burst, one summary line);
@@ -18,6 +23,7 @@ settle at the end included. Bad input exits 2.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -25,17 +31,19 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import systems  # noqa: E402
 
-CONFIGS = (("ranged-drain-on", "vlsm-ranged-rs32-io", 1),
-           ("ranged-drain-off", "vlsm-ranged-rs32-io", 0))
+# name -> (drain at rest on, reads in the pauses)
+CONFIGS = {"ranged-drain-on": (1, False), "ranged-drain-off": (0, False),
+           "ranged-drain-on-reads": (1, True)}
 
 
-def command(tool, system, drain, args):
-    vlsm, shared, own = systems.settings(system)
+def command(tool, drain, reads, args):
+    vlsm, shared, own = systems.settings(args.system)
     opts = systems.rocksdb_options(shared, own)
     cmd = [tool, f"--db={args.db}", "--options=" + ";".join(f"{k}={v}" for k, v in opts.items()),
            f"--drain_at_rest={drain}", f"--bursts={args.bursts}",
            f"--burst_seconds={args.burst_seconds}", f"--pause_seconds={args.pause_seconds}",
-           f"--rate={args.rate}", f"--preload_keys={args.preload_keys}"]
+           f"--rate={args.rate}", f"--preload_keys={args.preload_keys}",
+           f"--pause_read_rate={args.read_rate if reads else 0}"]
     if vlsm:
         cmd.append("--vlsm=" + ",".join(str(x) for x in vlsm[:3]) + "," + systems.l0_layout(vlsm))
     return cmd
@@ -48,10 +56,11 @@ def spread(values):
 
 def summarize(out):
     result = {}
-    for name, _, _ in CONFIGS:
+    for name in CONFIGS:
         runs = []
         for f in sorted(os.listdir(out)):
-            if f.startswith(name + "-") and f.endswith(".jsonl"):
+            # <name>-<rep>.jsonl exactly: one name may prefix another's.
+            if re.fullmatch(re.escape(name) + r"-\d+\.jsonl", f):
                 with open(os.path.join(out, f)) as fh:
                     rows = [json.loads(l) for l in fh if l.strip()]
                 runs.append(rows)
@@ -66,22 +75,35 @@ def summarize(out):
             "next_burst_worst_p99_us": spread([max(r["p99_us"] for r in later(rows)) for rows in runs]),
             "l0_depth_at_burst_start": spread([statistics.median(r["l0_depth_at_start"] for r in later(rows))
                                                for rows in runs]),
+            # Older runs (before --pause_read_rate) did not read: 0.
+            "pause_reads": spread([sum(r.get("pause_reads", 0) for r in rows if "burst" in r)
+                                   for rows in runs]),
             "drain_bytes": spread([s["drain_bytes"] for s in summ]),
             "moved_per_user_byte": spread([s["moved_per_user_byte"] for s in summ]),
         }
     return result
 
 
+def scaled(s, unit):
+    """A spread in units of `unit` (its values list as it was)."""
+    return s and {k: (v / unit if k != "values" else v) for k, v in s.items()}
+
+
+def kilo(s):
+    return scaled(s, 1000)
+
+
 def table(result):
     fmt = lambda s, d=0: "–" if not s else f"{s['median']:,.{d}f} ({s['min']:,.{d}f}–{s['max']:,.{d}f})"  # noqa: E731
     lines = ["| configuration | runs | write P99 of bursts 2.. (µs) | worst burst P99 (µs) | "
-             "L0 depth at burst start | drain bytes (MiB) | bytes moved per byte written |",
-             "|---|---|---|---|---|---|---|"]
+             "L0 depth at burst start | reads in the pauses (K) | drain bytes (MiB) | "
+             "bytes moved per byte written |",
+             "|---|---|---|---|---|---|---|---|"]
     for name, r in result.items():
-        mib = r["drain_bytes"] and {k: (v / 2**20 if k != "values" else v) for k, v in r["drain_bytes"].items()}
+        mib = scaled(r["drain_bytes"], 2**20)
         lines.append(f"| {name} | {r['runs']} | {fmt(r['next_burst_p99_us'])} | "
                      f"{fmt(r['next_burst_worst_p99_us'])} | {fmt(r['l0_depth_at_burst_start'])} | "
-                     f"{fmt(mib)} | {fmt(r['moved_per_user_byte'], 3)} |")
+                     f"{fmt(kilo(r['pause_reads']))} | {fmt(mib)} | {fmt(r['moved_per_user_byte'], 3)} |")
     return "\n".join(lines)
 
 
@@ -96,10 +118,28 @@ def main():
     p.add_argument("--pause-seconds", type=int, default=40)
     p.add_argument("--rate", type=int, default=50000)
     p.add_argument("--preload-keys", type=int, default=4000000)
+    p.add_argument("--system", default="vlsm-ranged-rs32-io")
+    p.add_argument("--configs", default="ranged-drain-on,ranged-drain-off")
+    p.add_argument("--read-rate", type=int, default=20000)
     p.add_argument("--summary-only", action="store_true")
     args = p.parse_args()
-    if min(args.reps, args.bursts, args.burst_seconds, args.rate) < 1 or args.bursts < 2:
-        print("error: --reps, --burst-seconds and --rate must be >= 1, --bursts >= 2", file=sys.stderr)
+    if min(args.reps, args.bursts, args.burst_seconds, args.rate, args.read_rate) < 1 or args.bursts < 2:
+        print("error: --reps, --burst-seconds, --rate and --read-rate must be >= 1, --bursts >= 2",
+              file=sys.stderr)
+        return 2
+    configs = args.configs.split(",")
+    unknown = [c for c in configs if c not in CONFIGS]
+    if unknown or not configs:
+        print(f"error: --configs: unknown {unknown} (configurations: {', '.join(CONFIGS)})", file=sys.stderr)
+        return 2
+    try:
+        vlsm = systems.settings(args.system)[0]
+    except systems.Usage as e:
+        print(f"error: --system: {e}", file=sys.stderr)
+        return 2
+    if not vlsm or systems.l0_layout(vlsm) != "ranged":
+        print(f"error: --system {args.system} is not a ranged vLSM system (the drain is the ranged layout's)",
+              file=sys.stderr)
         return 2
     tool = os.path.join(args.build, "vlsm_bursts")
     if not args.summary_only:
@@ -110,8 +150,8 @@ def main():
         os.makedirs(args.out, exist_ok=True)
         with open(os.path.join(args.out, "commands.txt"), "a") as log:
             for rep in range(1, args.reps + 1):
-                for name, system, drain in CONFIGS:
-                    cmd = command(tool, system, drain, args)
+                for name in configs:
+                    cmd = command(tool, *CONFIGS[name], args)
                     log.write(f"{name}-{rep}: {' '.join(cmd)}\n")
                     log.flush()
                     print(f"== {name} rep {rep}", file=sys.stderr, flush=True)
