@@ -98,6 +98,28 @@ uint64_t IntProperty(DB* db, const std::string& name) {
   return v;
 }
 
+// Runs op() `count` times at `rate` a second from now, open loop: each op's
+// latency (us, into *lat) counts from when it was due, so waiting behind a
+// slow op counts. Stops early at `deadline` (a pause ends on time even when
+// its reads fell behind) or at the first op that fails, returning its status.
+template <typename Op>
+Status Paced(uint64_t rate, uint64_t count, Clock::time_point deadline,
+             std::vector<uint64_t>* lat, Op op) {
+  const auto start = Clock::now();
+  const auto gap = std::chrono::nanoseconds(1000000000ull / rate);
+  for (uint64_t i = 0; i < count; ++i) {
+    const auto due = start + gap * i;
+    if (due >= deadline || Clock::now() >= deadline) break;
+    std::this_thread::sleep_until(due);
+    const Status s = op();
+    if (!s.ok()) return s;
+    lat->push_back(std::chrono::duration_cast<std::chrono::microseconds>(
+                       Clock::now() - due)
+                       .count());
+  }
+  return Status::OK();
+}
+
 int Main(int argc, char** argv) {
   std::string db_path, options_string, vlsm_spec;
   uint64_t drain = 1, preload = 4000000, bursts = 4, burst_s = 20, pause_s = 45,
@@ -183,20 +205,13 @@ int Main(int argc, char** argv) {
       return true;
     }
     std::vector<uint64_t> lat;
-    const auto gap = std::chrono::nanoseconds(1000000000ull / read_rate);
     std::string got;
-    for (uint64_t i = 0;; ++i) {
-      const auto due = start + gap * i;
-      if (due >= end || Clock::now() >= end) break;  // behind: the pause ends
-      std::this_thread::sleep_until(due);
+    *st = Paced(read_rate, pause_s * read_rate, end, &lat, [&] {
       char key[32];
       key_of(written[read_rng() % written.size()], &key);
-      *st = db->Get(ReadOptions(), key, &got);
-      if (!st->ok()) return false;
-      lat.push_back(std::chrono::duration_cast<std::chrono::microseconds>(
-                        Clock::now() - due)
-                        .count());
-    }
+      return db->Get(ReadOptions(), key, &got);
+    });
+    if (!st->ok()) return false;
     std::this_thread::sleep_until(end);
     pause_reads = lat.size();
     pause_read_p99 = Percentile(&lat, 0.99);
@@ -234,16 +249,8 @@ int Main(int argc, char** argv) {
     std::vector<uint64_t> lat;
     lat.reserve(n);
     const auto start = Clock::now();
-    const auto gap = std::chrono::nanoseconds(1000000000ull / rate);
-    for (uint64_t i = 0; i < n; ++i) {
-      const auto due = start + gap * i;
-      std::this_thread::sleep_until(due);
-      s = put();
-      if (!s.ok()) return Fail("Put: " + s.ToString());
-      lat.push_back(std::chrono::duration_cast<std::chrono::microseconds>(
-                        Clock::now() - due)
-                        .count());
-    }
+    s = Paced(rate, n, Clock::time_point::max(), &lat, put);
+    if (!s.ok()) return Fail("Put: " + s.ToString());
     const double seconds =
         std::chrono::duration<double>(Clock::now() - start).count();
     all_latencies.insert(all_latencies.end(), lat.begin(), lat.end());

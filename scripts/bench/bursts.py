@@ -89,10 +89,6 @@ def scaled(s, unit):
     return s and {k: (v / unit if k != "values" else v) for k, v in s.items()}
 
 
-def kilo(s):
-    return scaled(s, 1000)
-
-
 def table(result):
     fmt = lambda s, d=0: "–" if not s else f"{s['median']:,.{d}f} ({s['min']:,.{d}f}–{s['max']:,.{d}f})"  # noqa: E731
     lines = ["| configuration | runs | write P99 of bursts 2.. (µs) | worst burst P99 (µs) | "
@@ -103,7 +99,7 @@ def table(result):
         mib = scaled(r["drain_bytes"], 2**20)
         lines.append(f"| {name} | {r['runs']} | {fmt(r['next_burst_p99_us'])} | "
                      f"{fmt(r['next_burst_worst_p99_us'])} | {fmt(r['l0_depth_at_burst_start'])} | "
-                     f"{fmt(kilo(r['pause_reads']))} | {fmt(mib)} | {fmt(r['moved_per_user_byte'], 3)} |")
+                     f"{fmt(scaled(r['pause_reads'], 1000))} | {fmt(mib)} | {fmt(r['moved_per_user_byte'], 3)} |")
     return "\n".join(lines)
 
 
