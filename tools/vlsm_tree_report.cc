@@ -64,12 +64,29 @@ int main(int argc, char** argv) {
   std::printf("{\n  \"compaction_pri\": %d,\n  \"sst_size\": %" PRIu64
               ",\n  \"growth\": %g,\n  \"overlap_bound\": %" PRIu64 ",\n  \"levels\": [",
               static_cast<int>(options.compaction_pri), sst_size, growth, bound);
+  // "entries" (every file's num_entries) lets a caller check a tree's record
+  // count without reading it: in a settled tree of distinct inserted keys
+  // every record is one entry (scripts/bench/eval/grown.sh's tree check).
   for (size_t l = 0; l < meta.levels.size(); ++l) {
-    std::printf("%s\n    {\"level\": %zu, \"files\": %zu, \"bytes\": %" PRIu64 "}",
+    uint64_t entries = 0;
+    for (const SstFileMetaData& f : meta.levels[l].files) {
+      entries += f.num_entries;
+    }
+    std::printf("%s\n    {\"level\": %zu, \"files\": %zu, \"bytes\": %" PRIu64
+                ", \"entries\": %" PRIu64 "}",
                 l ? "," : "", l, meta.levels[l].files.size(),
-                meta.levels[l].size);
+                meta.levels[l].size, entries);
   }
   std::printf("\n  ],\n");
+  // The compaction debt the tree would owe on opening: 0 in a settled tree.
+  uint64_t pending = 0;
+  if (!db->GetIntProperty(ROCKSDB_NAMESPACE::DB::Properties::kEstimatePendingCompactionBytes,
+                          &pending)) {
+    std::fprintf(stderr, "vlsm_tree_report: %s has no pending-compaction estimate\n",
+                 path.c_str());
+    return 1;
+  }
+  std::printf("  \"pending_compaction_bytes\": %" PRIu64 ",\n", pending);
 
   const ROCKSDB_NAMESPACE::L1VsstCensus census =
       ROCKSDB_NAMESPACE::CensusL1Vssts(meta, options.comparator, bound);

@@ -190,6 +190,19 @@ SYSTEMS = {
                                  level0_file_num_compaction_trigger="8")),
 }
 
+# The paper's tree at a quarter of its bytes (issue 56, docs/results/
+# grown-q4-4region-96M): five levels need L1 + L2 + L3 = 18.3 GiB per region
+# at the paper's sizes (L1 256 MiB, f 8), more than this disk holds for two
+# systems' four regions. A "-q4" system is its base system with every size
+# divided by 4 (memtables, files, L1, S_M and the debt limits), the counts
+# (memtables, L0 triggers, f, Phi) kept: its tree, its steps and its debt
+# are the base system's at a quarter of the bytes, so 24 M records per
+# region build the paper's shape (L1 to L3 full, L4 begun).
+SCALED_BASES = ("rocksdb", "rocksdb-io", "vlsm-ranged-rs32-deep")
+SCALED_SIZES = ("write_buffer_size", "target_file_size_base", "max_bytes_for_level_base",
+                "soft_pending_compaction_bytes_limit", "hard_pending_compaction_bytes_limit")
+QUARTER = 4
+
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 # db_bench_vlsm flags named differently from the options-string key.
 DB_BENCH_NAMES = {"max_subcompactions": "subcompactions"}
@@ -213,6 +226,28 @@ def to_bytes(value):
         return str(int(value[:-1]) * UNITS[value[-1]])
     return value
 
+
+def scaled_size(value, divisor):
+    """"64M" / 4 -> "16M", "1G" / 4 -> "256M", "268435456" / 4 -> "64M":
+    the largest unit that keeps the quotient whole."""
+    quotient, rest = divmod(int(to_bytes(value)), divisor)
+    assert not rest, f"{value} is not a multiple of {divisor}"
+    for unit in "GMK":
+        if quotient % UNITS[unit] == 0:
+            return f"{quotient // UNITS[unit]}{unit}"
+    return str(quotient)
+
+
+def scaled(system, divisor):
+    """(vlsm tuple, own options) of SYSTEM with every size divided by DIVISOR."""
+    vlsm, own = SYSTEMS[system]
+    if vlsm:
+        vlsm = (scaled_size(vlsm[0], divisor),) + tuple(vlsm[1:])
+    return vlsm, {k: scaled_size(v, divisor) if k in SCALED_SIZES else v for k, v in own.items()}
+
+
+for _base in SCALED_BASES:
+    SYSTEMS[f"{_base}-q{QUARTER}"] = scaled(_base, QUARTER)
 
 def settings(system, overrides=()):
     """(vlsm tuple or None, shared settings, the system's own options) of

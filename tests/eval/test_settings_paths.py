@@ -41,6 +41,14 @@ class SettingsPathsTest(unittest.TestCase):
                 self.assertIn(says, r.stderr, (script, bad))
                 self.assertTrue(os.path.exists(self.sentinel), (script, bad))
 
+    def test_grown_refuses_trees_db_and_out_that_would_delete_the_checkout(self):
+        for bad, says in [("TREES=.", "TREES=."), ("TREES=..", "TREES=.."), ("DB=.", "DB=."),
+                          ("OUT=.", "OUT=."), ("OUT=", "OUT=")]:
+            r = self.run_script("scripts/bench/eval/grown.sh", "preload", bad)
+            self.assertEqual(r.returncode, 2, (bad, r.stdout, r.stderr))
+            self.assertIn(says, r.stderr, bad)
+            self.assertTrue(os.path.exists(self.sentinel), bad)
+
     def test_demo_and_under_load_refuse_out_that_would_delete_the_checkout(self):
         for script in ("scripts/demo.sh", "scripts/under_load.sh"):
             for bad in ("OUT=", "OUT=.", "OUT=.."):

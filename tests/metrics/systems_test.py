@@ -148,7 +148,8 @@ class Systems(unittest.TestCase):
         self.assertIn("'write_buffer_size=1M' is not KEY=VALUE with KEY one of:", p.stderr)
 
     def test_every_system_has_the_same_memtable_budget(self):
-        # The evaluation's rule: 128 MiB of memtable whatever the system.
+        # The evaluation's rule: 128 MiB of memtable whatever the system
+        # (a quarter of it for the grown trees' "-q4" systems, issue 56).
         sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
         import systems  # noqa: E402
         for name in systems.SYSTEMS:
@@ -156,7 +157,33 @@ class Systems(unittest.TestCase):
             opts = systems.rocksdb_options(shared, own)
             # A vLSM system's memtables are S_M unless it sets its own.
             size = int(systems.to_bytes(opts.get("write_buffer_size") or vlsm[0]))
-            self.assertEqual(size * int(opts["max_write_buffer_number"]), 128 << 20, name)
+            budget = (32 if name.endswith("-q4") else 128) << 20
+            self.assertEqual(size * int(opts["max_write_buffer_number"]), budget, name)
+
+    def test_a_q4_system_is_its_base_with_every_size_divided_by_4(self):
+        # Issue 56's grown trees: sizes (memtables, files, L1, the debt
+        # limits, S_M) are a quarter of the base system's; counts and
+        # ratios (memtables, L0 triggers, f, Phi) and the shared settings
+        # are the base's.
+        sizes = {"rocksdb-q4": {"write_buffer_size": "16M", "target_file_size_base": "16M",
+                                "max_bytes_for_level_base": "64M"},
+                 "rocksdb-io-q4": {"write_buffer_size": "16M", "target_file_size_base": "16M",
+                                   "max_bytes_for_level_base": "64M",
+                                   "soft_pending_compaction_bytes_limit": "256M",
+                                   "hard_pending_compaction_bytes_limit": "512M"},
+                 "vlsm-ranged-rs32-deep-q4": {"write_buffer_size": "8M",
+                                              "max_bytes_for_level_base": "64M",
+                                              "soft_pending_compaction_bytes_limit": "16G",
+                                              "hard_pending_compaction_bytes_limit": "64G"}}
+        for name, expected in sizes.items():
+            base, scaled = self.options(name[:-len("-q4")]), self.options(name)
+            for key, value in expected.items():
+                self.assertEqual(scaled.pop(key), value, (name, key))
+                base.pop(key)
+            self.assertEqual(scaled, base, name)
+        ycsb = render("ycsb", "vlsm-ranged-rs32-deep-q4")
+        self.assertIn("vlsm.sst_size=2M", ycsb.stdout.split("\n"))
+        self.assertIn("vlsm.phi=8", ycsb.stdout.split("\n"))
 
 
 if __name__ == "__main__":

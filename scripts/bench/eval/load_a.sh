@@ -98,15 +98,9 @@ run() {
 # mode=describe): every search's steps are sized by it, not by each
 # system's own, so the searched rates compare.
 longest_cycle() {
-  local s text best=0 cycle
-  local -a sys common with_library=()
-  [ -z "${S[LIBRARY]}" ] || with_library=(env "LD_LIBRARY_PATH=${S[LIBRARY]}")
-  mapfile -t common < <(eval_common_props)
+  local s best=0 cycle
   for s in ${S[SYSTEMS]}; do
-    text=$(eval_system_props "$s") || return 2
-    mapfile -t sys <<< "$text"
-    cycle=$("${with_library[@]}" "$ycsb" load "${common[@]}" "${sys[@]}" -p mode=describe |
-      python3 -c 'import json,sys; print(int(json.load(sys.stdin)["debt_cycle_bytes"]))') || return 1
+    cycle=$(eval_debt_cycle "$s") || return 1
     [ "$cycle" -le "$best" ] || best=$cycle
   done
   echo "$best"

@@ -97,6 +97,20 @@ eval_ycsb() {
   echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out") ($(( $(date +%s) - t0 )) s)"
 }
 
+# eval_debt_cycle SYSTEM: the bytes written per debt cycle of SYSTEM under
+# these settings (ycsb_vlsm mode=describe: from a flush to the L0 compaction
+# it makes due, over every region), which sizes search steps and run lengths.
+eval_debt_cycle() {
+  local text
+  local -a sys common with_library=()
+  [ -z "${S[LIBRARY]}" ] || with_library=(env "LD_LIBRARY_PATH=${S[LIBRARY]}")
+  mapfile -t common < <(eval_common_props)
+  text=$(eval_system_props "$1") || return 2
+  mapfile -t sys <<< "$text"
+  "${with_library[@]}" "$ycsb" load "${common[@]}" "${sys[@]}" -p mode=describe |
+    python3 -c 'import json,sys; print(int(json.load(sys.stdin)["debt_cycle_bytes"]))'
+}
+
 eval_finished() {  # REPORT: a finished run (scripts/bench/eval/run_status.py's rule)
   python3 "$VLSM_ROOT/scripts/bench/eval/run_status.py" "$1" 2>/dev/null
 }
