@@ -347,8 +347,10 @@ class EvalSmoke(unittest.TestCase):
         self.assertIn("demo.env", files)
         for name in files:
             script = ("run_abcd.sh" if name.startswith("run-") else
-                      "reopen_steps.sh" if name.startswith("reopen-") else "load_a.sh")
-            r = run(["bash", f"scripts/bench/eval/{script}", os.path.join(d, name), "RECORDS=x"])
+                      "reopen_steps.sh" if name.startswith("reopen-") else
+                      "grown.sh check" if name.startswith("grown-") else "load_a.sh")
+            r = run(["bash", *f"scripts/bench/eval/{script}".split(), os.path.join(d, name),
+                     "RECORDS=x"])
             self.assertEqual(r.returncode, 2, (name, r.stderr))
             self.assertIn("RECORDS must be a positive whole number", r.stderr, name)
 

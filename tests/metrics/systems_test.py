@@ -112,7 +112,8 @@ class Systems(unittest.TestCase):
                               "vlsm-sst4 vlsm-sst16 vlsm-phi16 vlsm-phi64 vlsm-ranged "
                               "vlsm-ranged-rs vlsm-ranged-rs32 vlsm-ranged-rs32-io "
                               "vlsm-ranged-rs32-deep vlsm-ranged-rs64 "
-                              "rocksdb-small)",
+                              "rocksdb-small rocksdb-q4 rocksdb-io-q4 "
+                              "vlsm-ranged-rs32-deep-q4)",
                               p.stderr)
                 self.assertEqual(p.stdout, "")
 

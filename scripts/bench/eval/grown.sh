@@ -3,9 +3,10 @@
 # grown-q4-4region-96M). Grown trees made once and reused, one device limit
 # shared by the four regions, open-loop Load A on the grown trees.
 #
-# usage: grown.sh PART [KEY=VALUE...]
-#   (settings: scripts/bench/eval/settings/grown-q4-4region-96M.env, then
-#   the KEY=VALUE overrides; OUT, default build/eval/grown, holds the runs)
+# usage: grown.sh PART [SETTINGS.env] [KEY=VALUE...]
+#   (settings: SETTINGS.env, by default
+#   scripts/bench/eval/settings/grown-q4-4region-96M.env, then the
+#   KEY=VALUE overrides; OUT, default build/eval/grown, holds the runs)
 # Parts, in order; each resumes (a finished run is kept: run_status.py's
 # rule; a tree with its check is kept):
 #   preload  each tree: a closed-loop Load A of RECORDS records with no
@@ -51,7 +52,9 @@ main() {
   eval_shared_defaults
   S[TREES]=build/grown S[OUT]=build/eval/grown S[SEARCH_START]=8000 S[RUNS]=3
   S[CYCLES]=2 S[MIN_SECONDS]=240 S[RUN_A_SECONDS]=240
-  settings_read "$VLSM_ROOT/scripts/bench/eval/settings/grown-q4-4region-96M.env" "$@"
+  local file=$VLSM_ROOT/scripts/bench/eval/settings/grown-q4-4region-96M.env
+  if [ $# -gt 0 ] && [[ "$1" != *=* ]]; then file=$1; shift; fi
+  settings_read "$file" "$@"
   eval_check_settings
   local key
   for key in SEARCH_START RUNS CYCLES MIN_SECONDS RUN_A_SECONDS; do
@@ -84,7 +87,7 @@ main() {
   esac
 }
 
-usage() { echo "usage: $0 preload|check|search|at80|curve|searches [KEY=VALUE...]" >&2; exit 2; }
+usage() { echo "usage: $0 preload|check|search|at80|curve|searches [SETTINGS.env] [KEY=VALUE...]" >&2; exit 2; }
 
 base_system=rocksdb-io-q4  # the yardstick: its searched rate sets the loads
 
