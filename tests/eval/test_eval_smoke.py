@@ -353,6 +353,8 @@ class EvalSmoke(unittest.TestCase):
                      "RECORDS=x"])
             self.assertEqual(r.returncode, 2, (name, r.stderr))
             self.assertIn("RECORDS must be a positive whole number", r.stderr, name)
+            # Stopped before anything ran: no step began, no tree was checked.
+            self.assertEqual(r.stdout, "", name)
 
     def test_bench_script_settings_stop_before_any_run(self):
         # Fig. 13c's knobs of mixgraph.sh, and fig13c.sh's sizes: exit 2

@@ -105,7 +105,6 @@ tree_systems() {  # the trees SYSTEMS need, each once
 # is off: every step returns by hand.
 check_tree() {
   local tree=$trees/$1
-  local -a expect=()
   if [ "${2:-}" = --write ]; then
     python3 "$VLSM_ROOT/scripts/bench/eval/tree_check.py" "$tree_report" "$tree" \
       --regions "${S[REGIONS]}" --records "${S[RECORDS]}" > "$tree.check.json.tmp" || return 1
@@ -113,10 +112,9 @@ check_tree() {
     return
   fi
   [ -s "$tree.check.json" ] || { echo "error: $tree has no check: run grown.sh preload" >&2; return 1; }
-  expect=(--expect "$tree.check.json")
   local shape
   shape=$(python3 "$VLSM_ROOT/scripts/bench/eval/tree_check.py" "$tree_report" "$tree" \
-    --regions "${S[REGIONS]}" --records "${S[RECORDS]}" "${expect[@]}" --brief) || return 1
+    --regions "${S[REGIONS]}" --records "${S[RECORDS]}" --expect "$tree.check.json" --brief) || return 1
   echo "   $1: tree checked ($shape)"
 }
 
@@ -162,7 +160,7 @@ base_rate() {
 longest_cycle() {
   local s cycle best=0
   for s in ${S[SYSTEMS]}; do
-    cycle=$(eval_debt_cycle "$s") || return 1
+    cycle=$(eval_describe "$s" debt_cycle_bytes) || return 1
     [ "$cycle" -le "$best" ] || best=$cycle
   done
   echo "$best"
@@ -190,7 +188,7 @@ search() {
 # BASE on a clone of SYSTEM's tree, into DIR/load<PCT>-<SYSTEM>; with
 # --run-a, Run A on the same clone afterwards.
 load_run() {
-  local dir=$1 pct=$2 system=$3 base=$4 run_a=${5:-} rate seconds cycle
+  local dir=$1 pct=$2 system=$3 base=$4 run_a=${5:-} rate seconds cycle per_op
   local out=$dir  # eval_ycsb's output directory, for this run
   rate=$(( base * pct / 100 ))
   mkdir -p "$out"
@@ -198,9 +196,10 @@ load_run() {
      { [ -z "$run_a" ] || eval_finished "$out/run$pct-a-uniform-$system.json"; }; then
     echo "   $dir: load$pct-$system kept"; return
   fi
-  cycle=$(eval_debt_cycle "$base_system") || exit 1
-  seconds=$(python3 -c 'import math,sys; c,r,n,m=map(float,sys.argv[1:]); print(max(int(m), math.ceil(n*c/(r*224))))' \
-    "$cycle" "$rate" "${S[CYCLES]}" "${S[MIN_SECONDS]}")
+  cycle=$(eval_describe "$base_system" debt_cycle_bytes) || exit 1
+  per_op=$(eval_describe "$base_system" write_bytes_per_op) || exit 1
+  seconds=$(( (S[CYCLES] * cycle + rate * per_op - 1) / (rate * per_op) ))
+  [ "$seconds" -ge "${S[MIN_SECONDS]}" ] || seconds=${S[MIN_SECONDS]}
   [ -s "$out/config.txt" ] || eval_config_paragraph "grown.sh $pct%" >> "$out/config.txt"
   grep -q "^base_rate=" "$out/config.txt" || echo "base_rate=$base" >> "$out/config.txt"
   clone_tree "$system" || exit 1

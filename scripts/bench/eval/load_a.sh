@@ -100,7 +100,7 @@ run() {
 longest_cycle() {
   local s best=0 cycle
   for s in ${S[SYSTEMS]}; do
-    cycle=$(eval_debt_cycle "$s") || return 1
+    cycle=$(eval_describe "$s" debt_cycle_bytes) || return 1
     [ "$cycle" -le "$best" ] || best=$cycle
   done
   echo "$best"

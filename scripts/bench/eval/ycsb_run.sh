@@ -97,10 +97,11 @@ eval_ycsb() {
   echo "   $name: $(grep -m1 -o 'operations .*' "$out/$name.out") ($(( $(date +%s) - t0 )) s)"
 }
 
-# eval_debt_cycle SYSTEM: the bytes written per debt cycle of SYSTEM under
-# these settings (ycsb_vlsm mode=describe: from a flush to the L0 compaction
-# it makes due, over every region), which sizes search steps and run lengths.
-eval_debt_cycle() {
+# eval_describe SYSTEM FIELD: one whole-number field of what ycsb_vlsm
+# mode=describe says of SYSTEM under these settings: debt_cycle_bytes (bytes
+# written from a flush to the L0 compaction it makes due, over every
+# region), which sizes search steps and run lengths, or write_bytes_per_op.
+eval_describe() {
   local text
   local -a sys common with_library=()
   [ -z "${S[LIBRARY]}" ] || with_library=(env "LD_LIBRARY_PATH=${S[LIBRARY]}")
@@ -108,7 +109,7 @@ eval_debt_cycle() {
   text=$(eval_system_props "$1") || return 2
   mapfile -t sys <<< "$text"
   "${with_library[@]}" "$ycsb" load "${common[@]}" "${sys[@]}" -p mode=describe |
-    python3 -c 'import json,sys; print(int(json.load(sys.stdin)["debt_cycle_bytes"]))'
+    python3 -c 'import json,sys; print(int(json.load(sys.stdin)[sys.argv[1]]))' "$2"
 }
 
 eval_finished() {  # REPORT: a finished run (scripts/bench/eval/run_status.py's rule)
